@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dataset.h - generated input files: kind, size, seed -> a file and its hash.
+ *
+ * Generation is deterministic from (kind, size, seed). A manifest beside each
+ * generated file (<file>.manifest) records kind, size, seed, the file's
+ * XXH3-64 hash and its mtime, so a later run reuses a matching file instead of
+ * writing it again.
+ */
+#ifndef COPYBENCH_DATASET_H
+#define COPYBENCH_DATASET_H
+
+#include <limits.h>
+#include <stdint.h>
+
+enum dataset_kind {
+	DATASET_RANDOM,	/* incompressible bytes */
+	DATASET_TEXT,	/* printable ASCII lines of 10..64 bytes incl. '\n' */
+	DATASET_ZERO,	/* all zero bytes, written (not a hole) */
+	DATASET_SPARSE,	/* random data islands between holes */
+	DATASET_KIND_COUNT
+};
+
+struct dataset {
+	enum dataset_kind kind;
+	uint64_t size;
+	uint64_t seed;
+	uint64_t hash;		/* XXH3-64 of the whole content */
+	char path[PATH_MAX];
+};
+
+const char *dataset_kind_name(enum dataset_kind kind);
+/* 0 and *out set, or -EINVAL for an unknown name. */
+int dataset_kind_parse(const char *name, enum dataset_kind *out);
+
+/*
+ * Writes `path` (created or truncated) with the dataset's content and stores
+ * its XXH3-64 hash in *hash. 0 or -errno. Does not write a manifest.
+ */
+int dataset_generate(enum dataset_kind kind, uint64_t size, uint64_t seed,
+		     const char *path, uint64_t *hash);
+
+/*
+ * Makes sure d->kind/size/seed exist as a file in `dir`: reuses a file whose
+ * manifest matches, else generates it and writes the manifest. Fills d->path
+ * and d->hash. *reused (may be NULL) says which happened. 0 or -errno.
+ */
+int dataset_ensure(struct dataset *d, const char *dir, int *reused);
+
+/* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat". */
+void dataset_file_name(const struct dataset *d, char *out, size_t n);
+
+#endif

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* common.c - small helpers shared by strategies: full reads and writes at an
+ * offset that loop on short transfers and retry EINTR, aligned buffers, and a
+ * scratch file for run-time probes. */
+#include "strategy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Reads up to len bytes; stops early only at end of file. */
+ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, p + done, len - done, (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+void *alloc_page_aligned(size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = NULL;
+
+	if (len == 0)
+		len = 1;
+	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, len))
+		return NULL;
+	return p;
+}
+
+int probe_scratch_file(const char *dir, char *out, size_t n)
+{
+	int fd;
+
+	snprintf(out, n, "%s/.copybench-probe-XXXXXX", dir ? dir : ".");
+	fd = mkstemp(out);
+	if (fd < 0)
+		return -errno;
+	return fd;
+}

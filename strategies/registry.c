@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/* registry.c - the table of strategies, sorted by name. Add a line here when
+ * you add a file in strategies/. */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const struct copy_strategy strategy_readwrite;
+
+const struct copy_strategy *const strategy_table[] = {
+	&strategy_readwrite,
+};
+
+const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
+
+const struct copy_strategy *strategy_find(const char *name)
+{
+	for (size_t i = 0; i < strategy_count; i++)
+		if (strcmp(strategy_table[i]->name, name) == 0)
+			return strategy_table[i];
+	return NULL;
+}
+
+int strategy_probe(const struct copy_strategy *s, const char *dir,
+		   char *why, size_t n)
+{
+	if (n)
+		why[0] = '\0';
+	if (!s->probe)
+		return 0;
+	return s->probe(dir, why, n);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strategy.h - the contract every copy strategy implements.
+ *
+ * A strategy moves `len` bytes from (src_fd, src_off) to (dst_fd, dst_off).
+ * It knows nothing about timing, files, verification or CSV: the harness owns
+ * all of that. A strategy must
+ *   - loop on short transfers and retry EINTR,
+ *   - handle len == 0 (return 0 without touching anything),
+ *   - handle ranges and offsets beyond 4 GiB (mind per-call limits),
+ *   - leave the file offsets of src_fd and dst_fd alone (use pread/pwrite or
+ *     explicit offset arguments) unless the strategy's own technique needs them,
+ *   - return 0 on success or a negative errno value on failure.
+ *
+ * To add a strategy: copy strategies/readwrite.c (the commented example),
+ * rename its symbol, and add one line to strategies/registry.c.
+ */
+#ifndef COPYBENCH_STRATEGY_H
+#define COPYBENCH_STRATEGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One copy of a byte range: what the harness hands a strategy. */
+struct copy_job {
+	int src_fd;
+	int dst_fd;
+	uint64_t src_off;
+	uint64_t dst_off;
+	uint64_t len;
+	size_t buffer_size;	/* bytes; strategies that take a buffer use it */
+	unsigned queue_depth;	/* io_uring: submission queue depth */
+	unsigned threads;	/* parallel strategies: worker count */
+	const char *src_path;	/* for strategies that must reopen (direct) */
+	const char *dst_path;
+};
+
+/* Flags describing what a strategy can do. */
+enum strategy_flags {
+	STRATEGY_BUFFERED = 1u << 0,	/* honours job->buffer_size */
+	STRATEGY_RANGE = 1u << 1,	/* copies at arbitrary offsets (split) */
+	STRATEGY_WHOLE_FILE = 1u << 2,	/* holds the whole range in memory */
+	STRATEGY_NAIVE = 1u << 3,	/* a deliberately naive baseline */
+	STRATEGY_SHARES_EXTENTS = 1u << 4, /* may share extents, not copy */
+	STRATEGY_TEST_ONLY = 1u << 5,	/* hidden from --all and `bench list` */
+};
+
+struct copy_strategy {
+	const char *name;
+	const char *description;	/* one line */
+	const char *syscalls;		/* expected, comma separated */
+	unsigned flags;
+	/*
+	 * Can this strategy run here, on files in `dir`? Return 0 if yes;
+	 * otherwise write a short human reason (no trailing period) into
+	 * why[0..n) and return a negative errno. NULL means always available.
+	 */
+	int (*probe)(const char *dir, char *why, size_t n);
+	/* Move the bytes. 0 or -errno. */
+	int (*copy)(const struct copy_job *job);
+};
+
+/* strategies/registry.c: every strategy, sorted by name. */
+extern const struct copy_strategy *const strategy_table[];
+extern const size_t strategy_count;
+
+const struct copy_strategy *strategy_find(const char *name);
+/* Runs s->probe (if any); 0 when available, else -errno with why filled. */
+int strategy_probe(const struct copy_strategy *s, const char *dir,
+		   char *why, size_t n);
+
+/* strategies/common.c: helpers shared by strategies. */
+int full_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off);
+void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
+/* Makes a small scratch file in dir for probes; returns fd, path in out. */
+int probe_scratch_file(const char *dir, char *out, size_t n);
+
+#define STRATEGY_DEFAULT_BUFFER (128u * 1024u)
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+#include <unistd.h>
+
+int test_failures;
+int test_checks;
+static char tmpdir[256];
+
+int test_report(const char *name)
+{
+	if (test_checks == 0) {
+		fprintf(stderr, "%s: no checks ran\n", name);
+		return 1;
+	}
+	printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
+	return test_failures ? 1 : 0;
+}
+
+const char *test_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (tmpdir[0])
+		return tmpdir;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/copybench-test-XXXXXX",
+		 base && *base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	return tmpdir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+void test_cleanup_dir(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir[0] = '\0';
+}

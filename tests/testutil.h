@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* testutil.h - a tiny check macro set for the C tests. */
+#ifndef COPYBENCH_TESTUTIL_H
+#define COPYBENCH_TESTUTIL_H
+
+#include <stdio.h>
+
+extern int test_failures;
+extern int test_checks;
+
+#define CHECK(cond) do { \
+	test_checks++; \
+	if (!(cond)) { \
+		test_failures++; \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	} \
+} while (0)
+
+#define CHECK_EQ_U64(a, b) do { \
+	unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+	test_checks++; \
+	if (a_ != b_) { \
+		test_failures++; \
+		fprintf(stderr, "%s:%d: %s == %llu, expected %s == %llu\n", \
+			__FILE__, __LINE__, #a, a_, #b, b_); \
+	} \
+} while (0)
+
+/* Prints "N checks: N passed, N failed" and returns the exit code. */
+int test_report(const char *name);
+/* A fresh temporary directory for the test (removed by test_cleanup_dir). */
+const char *test_tmpdir(void);
+void test_cleanup_dir(void);
+
+#endif
