@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.h - what is done with the bytes: copy, split, transform.
+ *
+ * A workload prepares a case once in the parent (expected output), then for
+ * every run the harness forks a child that calls setup() (untimed), run()
+ * (timed: the only thing inside the clock), teardown() (untimed) and exits.
+ * Back in the parent, verify() checks the output and remove_output() deletes
+ * it. Adding a workload touches no strategy.
+ */
+#ifndef COPYBENCH_WORKLOAD_H
+#define COPYBENCH_WORKLOAD_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bench_case;
+
+/* Per-run state of a child. */
+struct run_ctx {
+	const struct bench_case *c;
+	const char *src;	/* the source file (the case's dataset) */
+	const char *dst;	/* output path that does not exist yet: a file,
+				 * or a prefix for several files */
+	int src_fd;
+	int dst_fd;
+	void *state;		/* the workload's own */
+	char msg[256];		/* detail for an error, filled by the workload */
+};
+
+struct workload {
+	const char *name;
+	const char *description;
+	/* Dataset kind used when the user names none. */
+	int default_dataset;
+	/* True when the case's variant is a channel, not a copy strategy. */
+	int uses_channels;
+	/*
+	 * Parent, once per case before any run: compute what verify() needs
+	 * (stored in the case) and refuse impossible cases. 0 or -errno with
+	 * why filled.
+	 */
+	int (*prepare)(struct bench_case *c, char *why, size_t n);
+	int (*setup)(struct run_ctx *ctx);	/* child, untimed */
+	int (*run)(struct run_ctx *ctx);	/* child, timed */
+	void (*teardown)(struct run_ctx *ctx);	/* child, untimed */
+	/* Parent, after the child exited 0: 0 when the output is right. */
+	int (*verify)(const struct bench_case *c, const char *dst,
+		      char *why, size_t n);
+	/* Parent: remove whatever run() may have created at dst. */
+	void (*remove_output)(const struct bench_case *c, const char *dst);
+};
+
+extern const struct workload *const workload_table[];
+extern const size_t workload_count;
+const struct workload *workload_find(const char *name);
+
+#endif
