@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+/* workload.c - the table of workloads. Add a line here to add one. */
+#include "workload.h"
+
+#include <string.h>
+
+extern const struct workload workload_copy;
+
+const struct workload *const workload_table[] = {
+	&workload_copy,
+};
+
+const size_t workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
+
+const struct workload *workload_find(const char *name)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		if (strcmp(workload_table[i]->name, name) == 0)
+			return workload_table[i];
+	return NULL;
+}
