@@ -50,4 +50,7 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused);
 /* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat". */
 void dataset_file_name(const struct dataset *d, char *out, size_t n);
 
+/* XXH3-64 of [off, off+len) of fd, read with large preads. 0 or -errno. */
+int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash);
+
 #endif

@@ -52,6 +52,12 @@ struct workload {
 	void (*remove_output)(const struct bench_case *c, const char *dst);
 };
 
+struct copy_job;
+/* Helpers shared by workloads (wl_copy.c). */
+void case_fill_job(const struct bench_case *c, struct copy_job *job);
+int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
+		     char *why, size_t n);
+
 extern const struct workload *const workload_table[];
 extern const size_t workload_count;
 const struct workload *workload_find(const char *name);
