@@ -36,6 +36,9 @@ struct workload {
 	int default_dataset;
 	/* True when the case's variant is a channel, not a copy strategy. */
 	int uses_channels;
+	/* Workloads whose variants are neither strategies nor channels (the
+	 * limit rows) list them here, NULL-terminated. */
+	const char *const *own_variants;
 	/*
 	 * Parent, once per case before any run: compute what verify() needs
 	 * (stored in the case) and refuse impossible cases. 0 or -errno with

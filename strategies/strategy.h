@@ -51,6 +51,9 @@ struct copy_strategy {
 	const char *description;	/* one line */
 	const char *syscalls;		/* expected, comma separated */
 	unsigned flags;
+	/* Buffer used when the user names none (STRATEGY_BUFFERED only);
+	 * 0 means STRATEGY_DEFAULT_BUFFER. */
+	size_t default_buffer;
 	/*
 	 * Can this strategy run here, on files in `dir`? Return 0 if yes;
 	 * otherwise write a short human reason (no trailing period) into

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cache.c - set and check the page-cache state of the source before a run.
+ *
+ * warm: read the file once through a large buffer (so every page is
+ * resident), then check with mincore.
+ * cold: fdatasync, then POSIX_FADV_DONTNEED, which drops clean pages without
+ * root; optionally /proc/sys/vm/drop_caches when root and asked. Then check.
+ */
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_READ_CHUNK (4u << 20)
+#define CACHE_MAP_WINDOW (1ull << 30)
+
+const char *cache_mode_name(enum cache_mode m)
+{
+	return m == CACHE_COLD ? "cold" : "warm";
+}
+
+bool cache_state_ok(enum cache_mode mode, double resident_pct)
+{
+	return mode == CACHE_WARM ? resident_pct >= 99.0 : resident_pct <= 1.0;
+}
+
+/* Counts resident pages of [0, size) with mincore, a window at a time. */
+static int count_resident(int fd, uint64_t size, uint64_t *resident,
+			  uint64_t *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *vec;
+	uint64_t off;
+	int err = 0;
+
+	*resident = *pages = 0;
+	vec = malloc(CACHE_MAP_WINDOW / (uint64_t)page);
+	if (!vec)
+		return -ENOMEM;
+	for (off = 0; off < size; off += CACHE_MAP_WINDOW) {
+		size_t len = size - off < CACHE_MAP_WINDOW ? (size_t)(size - off) : CACHE_MAP_WINDOW;
+		size_t np = (len + (size_t)page - 1) / (size_t)page;
+		void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+
+		if (p == MAP_FAILED) {
+			err = -errno;
+			break;
+		}
+		if (mincore(p, len, vec)) {
+			err = -errno;
+			munmap(p, len);
+			break;
+		}
+		for (size_t i = 0; i < np; i++)
+			*resident += vec[i] & 1;
+		*pages += np;
+		munmap(p, len);
+	}
+	free(vec);
+	return err;
+}
+
+static int residency_fd(int fd, double *pct)
+{
+	struct stat st;
+	uint64_t resident, pages;
+	int err;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (st.st_size == 0) {
+		*pct = 100.0;	/* nothing to cache: as warm as it gets */
+		return 0;
+	}
+	err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
+	if (err)
+		return err;
+	*pct = pages ? 100.0 * (double)resident / (double)pages : 100.0;
+	return 0;
+}
+
+int cache_residency(const char *path, double *resident_pct)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = residency_fd(fd, resident_pct);
+	close(fd);
+	return err;
+}
+
+static int read_through(int fd)
+{
+	char *buf = malloc(CACHE_READ_CHUNK);
+	ssize_t n;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	do {
+		n = read(fd, buf, CACHE_READ_CHUNK);
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	if (n < 0)
+		err = -errno;
+	free(buf);
+	return err;
+}
+
+static void drop_all_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	sync();
+	if (write(fd, "1", 1) < 0) {
+		/* not root after all: fadvise already did what it can */
+	}
+	close(fd);
+}
+
+int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
+	      double *resident_pct)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (mode == CACHE_WARM) {
+		/* Reading costs time; skip it when everything is resident. */
+		err = residency_fd(fd, resident_pct);
+		if (!err && cache_state_ok(mode, *resident_pct) && *resident_pct >= 100.0)
+			goto out_close;
+		err = read_through(fd);
+	} else {
+		fdatasync(fd);
+		err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		err = -err;
+		if (!err && use_drop_caches && geteuid() == 0)
+			drop_all_caches();
+	}
+	if (!err)
+		err = residency_fd(fd, resident_pct);
+out_close:
+	close(fd);
+	return err;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* stats.h - summary statistics of a case's run times. */
+#ifndef COPYBENCH_STATS_H
+#define COPYBENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats {
+	size_t n;
+	double median, min, max, mean, stddev, cv;	/* cv = stddev / mean */
+};
+
+/* Summarises n samples (not modified). n == 0 gives all zeros. */
+void stats_compute(const double *samples, size_t n, struct stats *out);
+/* Median of n samples (copied, not modified); 0 for n == 0. */
+double stats_median(const double *samples, size_t n);
+
+#endif
