@@ -7,10 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct copy_strategy strategy_full_buffer;
+extern const struct copy_strategy strategy_lines;
 extern const struct copy_strategy strategy_readwrite;
+extern const struct copy_strategy strategy_stdio;
 
 const struct copy_strategy *const strategy_table[] = {
+	&strategy_full_buffer,
+	&strategy_lines,
 	&strategy_readwrite,
+	&strategy_stdio,
 };
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
