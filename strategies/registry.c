@@ -9,12 +9,16 @@
 
 extern const struct copy_strategy strategy_full_buffer;
 extern const struct copy_strategy strategy_lines;
+extern const struct copy_strategy strategy_mmap;
+extern const struct copy_strategy strategy_mmap_memcpy;
 extern const struct copy_strategy strategy_readwrite;
 extern const struct copy_strategy strategy_stdio;
 
 const struct copy_strategy *const strategy_table[] = {
 	&strategy_full_buffer,
 	&strategy_lines,
+	&strategy_mmap,
+	&strategy_mmap_memcpy,
 	&strategy_readwrite,
 	&strategy_stdio,
 };
