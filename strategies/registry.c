@@ -7,10 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct copy_strategy strategy_copy_file_range;
+extern const struct copy_strategy strategy_full_buffer;
+extern const struct copy_strategy strategy_lines;
+extern const struct copy_strategy strategy_mmap;
+extern const struct copy_strategy strategy_mmap_memcpy;
 extern const struct copy_strategy strategy_readwrite;
+extern const struct copy_strategy strategy_reflink;
+extern const struct copy_strategy strategy_sendfile;
+extern const struct copy_strategy strategy_stdio;
 
 const struct copy_strategy *const strategy_table[] = {
+	&strategy_copy_file_range,
+	&strategy_full_buffer,
+	&strategy_lines,
+	&strategy_mmap,
+	&strategy_mmap_memcpy,
 	&strategy_readwrite,
+	&strategy_reflink,
+	&strategy_sendfile,
+	&strategy_stdio,
 };
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);

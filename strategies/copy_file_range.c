@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * copy_file_range.c - copy_file_range(2) with explicit offsets.
+ *
+ * The kernel copies between two files without user space seeing the bytes;
+ * a filesystem may do it faster still (NFS and SMB server-side copy, XFS and
+ * btrfs may share extents). coreutils cp (9.0 and later), Go's
+ * os.File.ReadFrom and Rust's std::io::copy all try this first for a
+ * file-to-file copy and fall back to read/write when it is refused.
+ *
+ * Choices:
+ *   - both offsets are passed explicitly, so neither descriptor's offset
+ *     moves and ranges work as they are;
+ *   - rounds of at most 1 GiB, as Go (maxCopyFileRangeRound) and Rust do: a
+ *     bounded round keeps one call from holding the files for a long time;
+ *     the kernel may return less, so short copies loop, EINTR is retried;
+ *   - a 0 return before len bytes are copied means the source ended early:
+ *     -ENODATA;
+ *   - the probe copies a few bytes between two scratch files in the target
+ *     directory and names the refusal: ENOSYS (kernel too old), EXDEV,
+ *     EOPNOTSUPP or EINVAL (filesystem or file kind not supported).
+ *
+ * Expected syscalls per call: ceil(len / 1 GiB) copy_file_range (more when
+ * the kernel returns short counts).
+ */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define COPY_FILE_RANGE_MAX_ROUND (1ull << 30)
+
+static int copy_file_range_copy(const struct copy_job *job)
+{
+	uint64_t done = 0;
+
+	if (job->len == 0)
+		return 0;
+
+	while (done < job->len) {
+		uint64_t left = job->len - done;
+		size_t round = (size_t)(left < COPY_FILE_RANGE_MAX_ROUND ?
+					left : COPY_FILE_RANGE_MAX_ROUND);
+		loff_t in = (loff_t)(job->src_off + done);
+		loff_t out = (loff_t)(job->dst_off + done);
+		ssize_t n;
+
+		n = copy_file_range(job->src_fd, &in, job->dst_fd, &out, round, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENODATA;
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Copies a few bytes from src_fd to a second scratch file; 0 or -errno. */
+static int copy_file_range_probe_pair(const char *dir, int src_fd)
+{
+	char path[4096];
+	loff_t in = 0, out = 0;
+	int dst_fd, ret = 0;
+
+	dst_fd = probe_scratch_file(dir, path, sizeof(path));
+	if (dst_fd < 0)
+		return dst_fd;
+	unlink(path);
+	if (copy_file_range(src_fd, &in, dst_fd, &out, 16, 0) != 16)
+		ret = errno ? -errno : -EIO;
+	close(dst_fd);
+	return ret;
+}
+
+static int copy_file_range_probe(const char *dir, char *why, size_t n)
+{
+	static const char probe_bytes[16] = "copybench probe";
+	char path[4096];
+	int fd, ret;
+
+	fd = probe_scratch_file(dir, path, sizeof(path));
+	if (fd < 0) {
+		snprintf(why, n, "cannot create a probe file in %s: %s", dir, strerror(-fd));
+		return fd;
+	}
+	unlink(path);
+	ret = full_pwrite(fd, probe_bytes, sizeof(probe_bytes), 0);
+	if (ret == 0) {
+		errno = 0;
+		ret = copy_file_range_probe_pair(dir, fd);
+	}
+	close(fd);
+
+	if (ret == -ENOSYS)
+		snprintf(why, n, "kernel has no copy_file_range(2) (ENOSYS)");
+	else if (ret == -EXDEV || ret == -EOPNOTSUPP || ret == -EINVAL)
+		snprintf(why, n, "copy_file_range(2) refused in %s (%s)", dir, strerrorname_np(-ret));
+	else if (ret)
+		snprintf(why, n, "copy_file_range(2) probe failed in %s: %s", dir, strerror(-ret));
+	return ret;
+}
+
+const struct copy_strategy strategy_copy_file_range = {
+	.name = "copy_file_range",
+	.description = "copy_file_range(2) with explicit offsets in rounds of at most 1 GiB",
+	.syscalls = "copy_file_range",
+	.flags = STRATEGY_RANGE,
+	.probe = copy_file_range_probe,
+	.copy = copy_file_range_copy,
+};

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stdio.c - fread(3)/fwrite(3) through fully buffered FILE streams.
+ *
+ * The C library's own buffered copy, the equivalent of Java's
+ * BufferedInputStream/BufferedOutputStream pair and of the stream loop in
+ * commons-io's IOUtils.copy: the program moves blocks between its buffer and
+ * the streams, the streams move blocks between their buffers and the kernel.
+ *
+ * Choices:
+ *   - the streams are made with fdopen() on dup()'d descriptors, so fclose()
+ *     does not close the harness's descriptors. A dup shares the file offset
+ *     with the original, so this strategy does move the offsets of src_fd and
+ *     dst_fd: stdio has no positioned I/O, fseeko() is its technique;
+ *   - both streams get a stream buffer of job->buffer_size via setvbuf() with
+ *     _IOFBF. The buffer is ours: glibc ignores the size argument when the
+ *     buffer pointer is NULL and would fall back to st_blksize (4 KiB);
+ *   - the program's own buffer for fread/fwrite is the same size. glibc reads
+ *     and writes requests at least as large as the stream buffer directly, so
+ *     in practice each fread is one read(2) and each fwrite one write(2);
+ *   - a short fread with EINTR clears the error and carries on; a failed
+ *     fwrite is final (see stdio_write_all).
+ *
+ * Expected syscalls per call: dup and fcntl(F_GETFL) for each stream,
+ * one lseek per stream, about ceil(len / buffer) read and as many write,
+ * one close per stream, and mmap/munmap for the three buffers when they are
+ * at least glibc's mmap threshold (128 KiB by default).
+ */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* A FILE stream on a duplicate of fd, fully buffered through buf. */
+static FILE *stdio_open_stream(int fd, const char *mode, char *buf, size_t bufsz)
+{
+	int dupfd = dup(fd);
+	FILE *f;
+
+	if (dupfd < 0)
+		return NULL;
+	f = fdopen(dupfd, mode);
+	if (!f) {
+		int saved = errno;
+
+		close(dupfd);
+		errno = saved;
+		return NULL;
+	}
+	if (setvbuf(f, buf, _IOFBF, bufsz)) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * Reads up to want bytes; fewer only at end of file. Bytes or -errno.
+ * A read that failed with EINTR consumed nothing, so it is safe to retry.
+ */
+static ssize_t stdio_read_some(FILE *f, char *buf, size_t want)
+{
+	size_t got = 0;
+
+	while (got < want) {
+		errno = 0;
+		got += fread(buf + got, 1, want - got, f);
+		if (got == want || !ferror(f))
+			break;
+		if (errno != EINTR)
+			return -(errno ? errno : EIO);
+		clearerr(f);
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * A failed flush is final: glibc drops the unwritten part of the stream
+ * buffer when write(2) fails, so even EINTR cannot be resumed here (writes
+ * to regular files are not interrupted by signals the process handles).
+ */
+static int stdio_write_all(FILE *f, const char *buf, size_t len)
+{
+	errno = 0;
+	if (fwrite(buf, 1, len, f) != len)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+/* The copy loop proper, on positioned streams. */
+static int stdio_pump(FILE *in, FILE *out, char *buf, size_t bufsz, uint64_t len)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done < bufsz ? (size_t)(len - done) : bufsz;
+		ssize_t got = stdio_read_some(in, buf, want);
+		int ret;
+
+		if (got < 0)
+			return (int)got;
+		if (got == 0)		/* source shorter than promised */
+			return -ENODATA;
+		ret = stdio_write_all(out, buf, (size_t)got);
+		if (ret)
+			return ret;
+		done += (uint64_t)got;
+	}
+	return 0;
+}
+
+static int stdio_copy(const struct copy_job *job)
+{
+	size_t bufsz = job->buffer_size ? job->buffer_size : STRATEGY_DEFAULT_BUFFER;
+	char *inbuf, *outbuf, *buf;
+	FILE *in, *out;
+	int ret = -ENOMEM;
+
+	if (job->len == 0)
+		return 0;
+	inbuf = malloc(bufsz);
+	outbuf = malloc(bufsz);
+	buf = malloc(bufsz);
+	if (!inbuf || !outbuf || !buf)
+		goto out_free_bufs;
+
+	in = stdio_open_stream(job->src_fd, "r", inbuf, bufsz);
+	if (!in) {
+		ret = -errno;
+		goto out_free_bufs;
+	}
+	out = stdio_open_stream(job->dst_fd, "w", outbuf, bufsz);
+	if (!out) {
+		ret = -errno;
+		goto out_close_in;
+	}
+	if (fseeko(in, (off_t)job->src_off, SEEK_SET) ||
+	    fseeko(out, (off_t)job->dst_off, SEEK_SET)) {
+		ret = -errno;
+		goto out_close_out;
+	}
+	ret = stdio_pump(in, out, buf, bufsz, job->len);
+
+out_close_out:
+	/* fclose flushes: a failed final write shows up here. */
+	if (fclose(out) && ret == 0)
+		ret = -(errno ? errno : EIO);
+out_close_in:
+	fclose(in);
+out_free_bufs:
+	free(buf);
+	free(outbuf);
+	free(inbuf);
+	return ret;
+}
+
+const struct copy_strategy strategy_stdio = {
+	.name = "stdio",
+	.description = "fread(3)/fwrite(3) through fully buffered FILE streams of the buffer size",
+	.syscalls = "dup,fcntl,lseek,read,write,close,mmap,munmap",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
+	.copy = stdio_copy,
+};
