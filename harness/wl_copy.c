@@ -31,7 +31,7 @@ static int copy_setup(struct run_ctx *ctx)
 		snprintf(ctx->msg, sizeof(ctx->msg), "open %s: %s", ctx->src, strerror(errno));
 		return -errno;
 	}
-	ctx->dst_fd = open(ctx->dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	ctx->dst_fd = open(ctx->dst, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (ctx->dst_fd < 0) {
 		int err = -errno;
 

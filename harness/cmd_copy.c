@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_copy.c - `bench copy --strategy S SRC DST`: one copy, for whole-process
+ * timing with hyperfine and for checking a strategy by hand.
+ *
+ * The copy goes to a temporary file beside DST that is renamed into place
+ * only when the copy succeeded, so a failed or interrupted copy leaves no
+ * partial DST. The copy itself runs in a child process, so a strategy that
+ * dies (SIGBUS when an mmap'd source shrinks) is reported, not a crash.
+ */
+#include "commands.h"
+#include "interrupt.h"
+#include "strategy.h"
+#include "syscount.h"
+#include "units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROC_SUPER_MAGIC_ 0x9fa0
+#define SYSFS_MAGIC_ 0x62656572
+
+struct copy_cmd {
+	const struct copy_strategy *s;
+	struct copy_job job;
+	bool force, count, fsync;
+	const char *src, *dst;
+	char tmp[PATH_MAX];
+	uint64_t size;
+};
+
+static int copy_usage(const char *why, const char *arg)
+{
+	if (arg)
+		fprintf(stderr, "bench copy: %s '%s' (usage: bench copy --strategy S [--buffer B] [--queue-depth N] [--threads N] [--fsync] [--force] [--count-syscalls] SRC DST)\n", why, arg);
+	else
+		fprintf(stderr, "bench copy: %s (usage: bench copy --strategy S [--buffer B] [--queue-depth N] [--threads N] [--fsync] [--force] [--count-syscalls] SRC DST)\n", why);
+	return 2;
+}
+
+static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
+{
+	static const struct option opts[] = {
+		{ "strategy", required_argument, NULL, 's' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "queue-depth", required_argument, NULL, 'q' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "fsync", no_argument, NULL, 'y' },
+		{ "count-syscalls", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			cc->s = strategy_find(optarg);
+			if (!cc->s)
+				return copy_usage("unknown strategy", optarg);
+			break;
+		case 'b': case 'q': case 't':
+			if (parse_size(optarg, &v) || v == 0 || v > (1ull << 32))
+				return copy_usage("not a positive size or count", optarg);
+			if (opt == 'b')
+				cc->job.buffer_size = (size_t)v;
+			else if (opt == 'q')
+				cc->job.queue_depth = (unsigned)v;
+			else
+				cc->job.threads = (unsigned)v;
+			break;
+		case 'f': cc->force = true; break;
+		case 'y': cc->fsync = true; break;
+		case 'c': cc->count = true; break;
+		default:
+			return copy_usage(opt == ':' ? "missing value for" : "unknown option",
+					  argv[optind - 1]);
+		}
+	}
+	if (!cc->s)
+		return copy_usage("--strategy is required", NULL);
+	if (argc - optind != 2)
+		return copy_usage("expected SRC and DST", NULL);
+	cc->src = argv[optind];
+	cc->dst = argv[optind + 1];
+	return 0;
+}
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* Refuses sources whose size cannot be trusted and a DST that is SRC. */
+static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
+{
+	struct statfs fs;
+	struct stat dst_st;
+
+	if (!S_ISREG(src_st->st_mode)) {
+		fprintf(stderr, "bench copy: %s: is %s; bench copies regular files only\n",
+			cc->src, file_kind(src_st->st_mode));
+		return 1;
+	}
+	if (statfs(cc->src, &fs) == 0 &&
+	    (fs.f_type == PROC_SUPER_MAGIC_ || fs.f_type == SYSFS_MAGIC_)) {
+		fprintf(stderr, "bench copy: %s: is a kernel pseudo-file whose size is not its length; bench copies regular files only\n",
+			cc->src);
+		return 1;
+	}
+	if (stat(cc->dst, &dst_st) == 0) {
+		if (dst_st.st_dev == src_st->st_dev && dst_st.st_ino == src_st->st_ino) {
+			fprintf(stderr, "bench copy: %s and %s are the same file\n", cc->src, cc->dst);
+			return 1;
+		}
+		if (!cc->force) {
+			fprintf(stderr, "bench copy: %s exists; use --force to replace it\n", cc->dst);
+			return 1;
+		}
+		if (!S_ISREG(dst_st.st_mode)) {
+			fprintf(stderr, "bench copy: %s: is %s; --force replaces regular files only\n",
+				cc->dst, file_kind(dst_st.st_mode));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int make_temp(struct copy_cmd *cc)
+{
+	char dir[PATH_MAX];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", cc->dst);
+	snprintf(cc->tmp, sizeof(cc->tmp), "%s/.bench-copy-XXXXXX", dirname(dir));
+	fd = mkostemp(cc->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "bench copy: cannot create a file beside %s: %s\n", cc->dst,
+			strerror(errno));
+		cc->tmp[0] = '\0';
+		return -1;
+	}
+	fchmod(fd, 0644);
+	return fd;
+}
+
+/* Child: the copy (and counting), result via exit status and pipe. */
+static void __attribute__((noreturn))
+copy_child(struct copy_cmd *cc, struct syscount_session *sc, int wfd)
+{
+	struct syscount counts = { 0 };
+	int err;
+
+	interrupt_reset_child();
+	if (sc)
+		syscount_begin(sc);
+	err = cc->s->copy(&cc->job);
+	if (!err && cc->fsync && fdatasync(cc->job.dst_fd))
+		err = -errno;
+	if (sc)
+		syscount_end(sc, &counts);
+	if (write(wfd, &err, sizeof(err)) != sizeof(err) ||
+	    write(wfd, &counts, sizeof(counts)) != sizeof(counts))
+		_exit(3);
+	_exit(0);
+}
+
+static void print_counts(const struct copy_cmd *cc, const struct syscount *c)
+{
+	if (!c->valid) {
+		printf("syscalls: n/a (%s)\n", c->why);
+		return;
+	}
+	printf("syscalls of the copy (%s, method %s): %llu in all\n", cc->s->name, c->method,
+	       (unsigned long long)c->total);
+	for (size_t i = 0; i < syscount_nnames; i++)
+		if (c->by_name[i])
+			printf("  %-18s %llu\n", syscount_names[i], (unsigned long long)c->by_name[i]);
+	if (c->other)
+		printf("  %-18s %llu\n", "other", (unsigned long long)c->other);
+}
+
+static int run_copy(struct copy_cmd *cc, struct syscount_session *sc)
+{
+	struct syscount counts = { 0 };
+	struct rusage ru;
+	int fds[2], status = 0, err = -ECHILD;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = sc ? syscount_fork(sc) : fork();
+	if (pid == 0) {
+		close(fds[0]);
+		copy_child(cc, sc, fds[1]);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -errno;
+	}
+	if (read(fds[0], &err, sizeof(err)) != sizeof(err) ||
+	    read(fds[0], &counts, sizeof(counts)) != sizeof(counts))
+		err = -ECHILD;
+	close(fds[0]);
+	if (sc)
+		syscount_wait(sc, pid, &status, &ru, &counts);
+	else
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			kill(pid, SIGKILL);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		fprintf(stderr, "bench copy: %s: the copy was killed by %s%s\n", cc->src,
+			sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
+			sig == SIGBUS ? " (the source shrank or changed during the copy)" : "");
+		return -EINTR;
+	}
+	if (!err && cc->count)
+		print_counts(cc, &counts);
+	return err;
+}
+
+static int copy_into_temp(struct copy_cmd *cc)
+{
+	struct syscount_session *sc = NULL;
+	char why[160];
+	int err;
+
+	if (cc->count && syscount_session_new(&sc, SYSCOUNT_AUTO, why, sizeof(why)))
+		printf("syscalls: n/a (%s)\n", why);
+	err = run_copy(cc, sc);
+	if (sc)
+		syscount_session_free(sc);
+	if (err == -EFBIG && (cc->s->flags & STRATEGY_WHOLE_FILE))
+		fprintf(stderr, "bench copy: %s: %s needs the whole file in memory, over the RAM budget (half of available memory)\n",
+			cc->src, cc->s->name);
+	else if (err == -ENODATA)
+		fprintf(stderr, "bench copy: %s: the source ended early (it shrank during the copy?)\n", cc->src);
+	else if (err && err != -EINTR)
+		fprintf(stderr, "bench copy: %s -> %s with %s: %s\n", cc->src, cc->dst,
+			cc->s->name, strerror(-err));
+	return err;
+}
+
+static int publish(struct copy_cmd *cc)
+{
+	unsigned flags = cc->force ? 0 : RENAME_NOREPLACE;
+
+	if (renameat2(AT_FDCWD, cc->tmp, AT_FDCWD, cc->dst, flags)) {
+		fprintf(stderr, "bench copy: cannot put the copy at %s: %s\n", cc->dst, strerror(errno));
+		return 1;
+	}
+	cc->tmp[0] = '\0';
+	return 0;
+}
+
+int cmd_copy(int argc, char **argv)
+{
+	struct copy_cmd cc = { 0 };
+	struct stat st;
+	char why[200];
+	int ret, src_fd, dst_fd;
+
+	ret = parse_copy_args(argc, argv, &cc);
+	if (ret)
+		return ret;
+	if (strategy_probe(cc.s, ".", why, sizeof(why))) {
+		fprintf(stderr, "bench copy: %s is unavailable: %s\n", cc.s->name, why);
+		return 1;
+	}
+	src_fd = open(cc.src, O_RDONLY | O_CLOEXEC);
+	if (src_fd < 0 || fstat(src_fd, &st)) {
+		fprintf(stderr, "bench copy: %s: %s\n", cc.src, strerror(errno));
+		return 1;
+	}
+	ret = check_paths(&cc, &st);
+	if (ret)
+		goto out_close_src;
+	ret = 1;
+	dst_fd = make_temp(&cc);
+	if (dst_fd < 0)
+		goto out_close_src;
+	cc.job = (struct copy_job){
+		.src_fd = src_fd, .dst_fd = dst_fd, .len = (uint64_t)st.st_size,
+		.buffer_size = cc.job.buffer_size ? cc.job.buffer_size
+			: cc.s->default_buffer ? cc.s->default_buffer : STRATEGY_DEFAULT_BUFFER,
+		.queue_depth = cc.job.queue_depth, .threads = cc.job.threads,
+		.src_path = cc.src, .dst_path = cc.tmp,
+	};
+	if (copy_into_temp(&cc) == 0)
+		ret = publish(&cc);
+	close(dst_fd);
+	if (cc.tmp[0])
+		unlink(cc.tmp);
+	if (interrupt_signal)
+		ret = interrupt_exit_code();
+out_close_src:
+	close(src_fd);
+	return ret;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_run.c - `bench [options]`: plan the cases, make the datasets, run
+ * every case interleaved, write results and print the table.
+ */
+#include "commands.h"
+#include "interrupt.h"
+#include "plan_build.h"
+#include "report.h"
+#include "units.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Space the run needs in dir: datasets not made yet, plus the largest output. */
+static int check_free_space(const struct runner *r)
+{
+	uint64_t need = 0, biggest = 0, have;
+	struct statvfs vfs;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < r->ndatasets; i++) {
+		struct dataset d = r->datasets[i];
+		char name[PATH_MAX], path[PATH_MAX + 16];
+		struct stat st;
+
+		dataset_file_name(&d, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", r->o->dir, name);
+		if (stat(path, &st) || (uint64_t)st.st_size != d.size)
+			need += d.size;
+		if (d.size > biggest)
+			biggest = d.size;
+	}
+	need += biggest + (16u << 20);
+	if (statvfs(r->o->dir, &vfs))
+		return 0;
+	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (have >= need)
+		return 0;
+	format_size(need, a, sizeof(a));
+	format_size(have, b, sizeof(b));
+	fprintf(stderr, "bench: not enough free space in %s: the run needs about %s, %s is free\n",
+		r->o->dir, a, b);
+	return 2;
+}
+
+static int ensure_datasets(struct runner *r)
+{
+	for (size_t i = 0; i < r->ndatasets && !interrupt_signal; i++) {
+		struct dataset *d = &r->datasets[i];
+		char size[32];
+		int reused = 0, err;
+
+		format_size(d->size, size, sizeof(size));
+		if (r->progress)
+			fprintf(stderr, "\r\033[Kdataset %s %s: preparing", dataset_kind_name(d->kind), size);
+		err = dataset_ensure(d, r->o->dir, &reused);
+		if (err) {
+			fprintf(stderr, "%sbench: cannot make the %s dataset of %s in %s: %s\n",
+				r->progress ? "\r\033[K" : "", dataset_kind_name(d->kind), size,
+				r->o->dir, strerror(-err));
+			return 1;
+		}
+	}
+	if (r->progress)
+		fprintf(stderr, "\r\033[K");
+	return interrupt_signal ? interrupt_exit_code() : 0;
+}
+
+static void prepare_cases(struct runner *r)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct bench_case *c = &r->cases[i];
+		char why[200] = "";
+
+		if (c->state != CASE_PENDING || !c->wl->prepare)
+			continue;
+		if (c->wl->prepare(c, why, sizeof(why))) {
+			c->state = CASE_UNAVAILABLE;
+			snprintf(c->why, sizeof(c->why), "%s", why);
+		}
+	}
+}
+
+static void start_counting(struct runner *r)
+{
+	if (r->o->syscount == SYSCOUNT_OFF) {
+		snprintf(r->sc_why, sizeof(r->sc_why), "counting disabled (--syscalls off)");
+		return;
+	}
+	if (syscount_session_new(&r->sc, r->o->syscount, r->sc_why, sizeof(r->sc_why)))
+		r->sc = NULL;
+	if (!r->sc)
+		for (size_t i = 0; i < r->ncases; i++) {
+			r->cases[i].counts.valid = false;
+			snprintf(r->cases[i].counts.method, sizeof(r->cases[i].counts.method), "n/a");
+			snprintf(r->cases[i].counts.why, sizeof(r->cases[i].counts.why), "%s", r->sc_why);
+		}
+}
+
+static void results_dir(const struct runner *r, char *out, size_t n)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (r->o->out) {
+		snprintf(out, n, "%s", r->o->out);
+		return;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, n, "results/%s-%s", stamp, r->env.host);
+}
+
+static int write_results(struct runner *r, struct case_summary *sums, char *dir, size_t n)
+{
+	int err;
+
+	results_dir(r, dir, n);
+	err = make_dirs(dir);
+	if (!err)
+		err = report_write_csv(r, sums, dir);
+	if (err)
+		fprintf(stderr, "bench: cannot write results in %s: %s\n", dir, strerror(-err));
+	return err ? 1 : 0;
+}
+
+static int finish(struct runner *r)
+{
+	struct case_summary *sums = calloc(r->ncases, sizeof(*sums));
+	char dir[PATH_MAX];
+	sigset_t old;
+	int ret = 0;
+
+	if (!sums)
+		return 1;
+	interrupt_block(&old);
+	runner_remove_workdir(r);
+	report_summarize(r, sums);
+	ret = write_results(r, sums, dir, sizeof(dir));
+	interrupt_restore(&old);
+	if (r->o->format == FORMAT_CSV)
+		report_print_csv(stdout, r, sums);
+	else if (r->o->format == FORMAT_JSON)
+		report_print_json(stdout, r, sums);
+	else
+		report_print_table(stdout, r, sums);
+	if (!ret && r->o->format == FORMAT_TABLE)
+		printf("\nresults: %s/{runs,summary,syscalls}.csv%s%s\n", dir,
+		       r->sc ? "" : "  (syscalls n/a: ", r->sc ? "" : r->sc_why);
+	if (!r->sc && r->o->format == FORMAT_TABLE && !ret)
+		printf(")\n");
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].state == CASE_FAILED)
+			ret = 1;
+	free(sums);
+	return ret;
+}
+
+static void runner_free(struct runner *r)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		free(r->cases[i].runs);
+	free(r->cases);
+	free(r->datasets);
+	if (r->sc)
+		syscount_session_free(r->sc);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct runner r = { .o = &o };
+	int ret;
+
+	ret = options_parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	r.progress = !o.quiet && isatty(STDERR_FILENO);
+	if (make_dirs(o.dir)) {
+		fprintf(stderr, "bench: --dir %s: %s\n", o.dir, strerror(errno));
+		return 2;
+	}
+	ret = plan_build(&r);
+	if (!ret)
+		ret = check_free_space(&r);
+	if (ret)
+		goto out_free;
+	sysinfo_collect(o.dir, &r.env);
+	ret = ensure_datasets(&r);
+	if (ret)
+		goto out_free;
+	if (runner_make_workdir(&r, o.dir)) {
+		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o.dir, strerror(errno));
+		ret = 1;
+		goto out_free;
+	}
+	prepare_cases(&r);
+	start_counting(&r);
+	runner_run_all(&r);
+	ret = finish(&r);
+	if (interrupt_signal)
+		ret = interrupt_exit_code();
+out_free:
+	runner_free(&r);
+	return ret;
+}

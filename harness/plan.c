@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plan.c - expand the command line into cases: workload x variant (strategy
+ * or channel) x dataset x size x buffer x batch x cache state. Each case is
+ * probed here, so a strategy that cannot run is listed as unavailable with
+ * its reason instead of silently missing.
+ */
+#include "plan_build.h"
+#include "channel.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SIZE (64ull << 20)
+
+/* The seed article's transform matrix, used when --batch-lines and --buffer
+ * are not given: every channel with buffer-sized batches at 64K; the pipe
+ * also with 8K and 4M buffers and with 5000-line batches; per-line sends on
+ * the pipe and on TCP with Nagle on and off. */
+struct transform_default {
+	const char *channel;	/* NULL: every channel */
+	unsigned batch_lines;
+	size_t buffer;
+};
+
+static const struct transform_default transform_matrix[] = {
+	{ NULL, 0, 64u << 10 },
+	{ "pipe", 0, 8u << 10 },
+	{ "pipe", 0, 4u << 20 },
+	{ "pipe", 5000, 64u << 10 },
+	{ "pipe", 1, 64u << 10 },
+	{ "tcp", 1, 64u << 10 },
+	{ "tcp-nodelay", 1, 64u << 10 },
+};
+
+static bool list_has(const struct str_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+static struct dataset *plan_dataset(struct runner *r, enum dataset_kind kind,
+				    uint64_t size, uint64_t seed)
+{
+	for (size_t i = 0; i < r->ndatasets; i++) {
+		struct dataset *d = &r->datasets[i];
+
+		if (d->kind == kind && d->size == size && d->seed == seed)
+			return d;
+	}
+	r->datasets[r->ndatasets] = (struct dataset){ .kind = kind, .size = size, .seed = seed };
+	return &r->datasets[r->ndatasets++];
+}
+
+static int plan_grow(struct runner *r, size_t *cap)
+{
+	struct bench_case *c;
+	struct dataset *d;
+
+	if (r->ncases < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 64;
+	c = realloc(r->cases, *cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r->cases = c;
+	/* datasets never outnumber cases; grow them alike (pointers fixed up) */
+	d = realloc(r->datasets, *cap * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	if (d != r->datasets)
+		for (size_t i = 0; i < r->ncases; i++)
+			r->cases[i].ds = d + (r->cases[i].ds - r->datasets);
+	r->datasets = d;
+	return 0;
+}
+
+/* Appends one case per cache state; `proto` has everything else set. */
+static int plan_add(struct runner *r, size_t *cap, const struct bench_case *proto)
+{
+	const bool modes[2] = { r->o->cache_warm, r->o->cache_cold };
+
+	for (int m = 0; m < 2; m++) {
+		struct bench_case *c;
+		int err;
+
+		if (!modes[m])
+			continue;
+		err = plan_grow(r, cap);
+		if (err)
+			return err;
+		c = &r->cases[r->ncases++];
+		*c = *proto;
+		c->cache = m ? CACHE_COLD : CACHE_WARM;
+		c->ds = plan_dataset(r, proto->ds->kind, proto->size, r->o->seed);
+	}
+	return 0;
+}
+
+/* Buffers for a strategy: the sweep, its default, or none. */
+static size_t plan_buffers(const struct bench_opts *o, const struct copy_strategy *s,
+			   size_t *out)
+{
+	if (!(s->flags & STRATEGY_BUFFERED)) {
+		out[0] = 0;
+		return 1;
+	}
+	if (!o->buffers.n) {
+		out[0] = s->default_buffer ? s->default_buffer : STRATEGY_DEFAULT_BUFFER;
+		return 1;
+	}
+	for (size_t i = 0; i < o->buffers.n; i++)
+		out[i] = (size_t)o->buffers.v[i];
+	return o->buffers.n;
+}
+
+static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case *proto,
+			       const struct copy_strategy *s)
+{
+	size_t buffers[OPT_LIST_MAX], nb = plan_buffers(r->o, s, buffers);
+	char why[200];
+
+	proto->strategy = s;
+	proto->variant = s->name;
+	proto->state = CASE_PENDING;
+	proto->why[0] = '\0';
+	if (strategy_probe(s, r->o->dir, why, sizeof(why))) {
+		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	}
+	for (size_t b = 0; b < nb; b++) {
+		int err;
+
+		proto->buffer = buffers[b];
+		err = plan_add(r, cap, proto);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Does s take part in wl? Named strategies always (test-only ones too, when
+ * named); split needs strategies that copy at offsets. */
+static bool strategy_fits(const struct workload *wl, const struct copy_strategy *s,
+			  const struct str_list *want)
+{
+	if (want->n ? !list_has(want, s->name) : (s->flags & STRATEGY_TEST_ONLY))
+		return false;
+	return strcmp(wl->name, "split") != 0 || (s->flags & STRATEGY_RANGE);
+}
+
+static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *proto,
+			     const struct channel *ch, unsigned batch, size_t buffer)
+{
+	char why[200];
+
+	proto->channel = ch;
+	proto->variant = ch->name;
+	proto->batch_lines = batch;
+	proto->buffer = buffer;
+	proto->state = CASE_PENDING;
+	proto->why[0] = '\0';
+	if (channel_probe(ch, why, sizeof(why))) {
+		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	}
+	return plan_add(r, cap, proto);
+}
+
+static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *proto,
+			      const struct channel *ch)
+{
+	const struct bench_opts *o = r->o;
+	int err = 0;
+
+	if (!o->batch_lines.n && !o->buffers.n) {
+		for (size_t i = 0; i < sizeof(transform_matrix) / sizeof(transform_matrix[0]); i++) {
+			const struct transform_default *t = &transform_matrix[i];
+
+			if (t->channel && strcmp(t->channel, ch->name))
+				continue;
+			err = plan_channel_case(r, cap, proto, ch, t->batch_lines, t->buffer);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	for (size_t b = 0; b < (o->batch_lines.n ? o->batch_lines.n : 1); b++) {
+		for (size_t u = 0; u < (o->buffers.n ? o->buffers.n : 1); u++) {
+			unsigned batch = o->batch_lines.n ? (unsigned)o->batch_lines.v[b] : 0;
+			size_t buffer = o->buffers.n ? (size_t)o->buffers.v[u] : 64u << 10;
+
+			err = plan_channel_case(r, cap, proto, ch, batch, buffer);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int plan_own_cases(struct runner *r, size_t *cap, struct bench_case *proto)
+{
+	for (const char *const *v = proto->wl->own_variants; *v; v++) {
+		int err;
+
+		if (r->o->strategies.n && !list_has(&r->o->strategies, *v) &&
+		    strcmp(proto->wl->name, "limit") != 0)
+			continue;
+		proto->variant = *v;
+		proto->state = CASE_PENDING;
+		proto->why[0] = '\0';
+		err = plan_add(r, cap, proto);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Every variant of one workload for one dataset kind and size. */
+static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto)
+{
+	const struct workload *wl = proto->wl;
+	const struct str_list *want = &r->o->strategies;
+	int err = 0;
+
+	if (wl->own_variants)
+		return plan_own_cases(r, cap, proto);
+	if (wl->uses_channels) {
+		for (size_t i = 0; i < channel_count && !err; i++)
+			if (!want->n || list_has(want, channel_table[i]->name))
+				err = plan_channel_cases(r, cap, proto, channel_table[i]);
+		return err;
+	}
+	for (size_t i = 0; i < strategy_count && !err; i++)
+		if (strategy_fits(wl, strategy_table[i], want))
+			err = plan_strategy_cases(r, cap, proto, strategy_table[i]);
+	return err;
+}
+
+/* Is `name` a strategy, channel or own variant of any selected workload? */
+static bool variant_known(const char *name)
+{
+	if (strategy_find(name) || channel_find(name))
+		return true;
+	for (size_t i = 0; i < workload_count; i++)
+		for (const char *const *v = workload_table[i]->own_variants; v && *v; v++)
+			if (strcmp(*v, name) == 0)
+				return true;
+	return false;
+}
+
+static int plan_check_names(const struct bench_opts *o, const struct workload **wls,
+			    size_t nwl)
+{
+	for (size_t i = 0; i < o->strategies.n; i++) {
+		if (!variant_known(o->strategies.v[i])) {
+			fprintf(stderr, "bench: unknown strategy '%s' (bench list shows them all)\n",
+				o->strategies.v[i]);
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < o->datasets.n; i++) {
+		enum dataset_kind k;
+
+		if (dataset_kind_parse(o->datasets.v[i], &k)) {
+			fprintf(stderr, "bench: unknown dataset '%s' (known: random, text, zero, sparse)\n",
+				o->datasets.v[i]);
+			return 2;
+		}
+	}
+	(void)wls;
+	(void)nwl;
+	return 0;
+}
+
+static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl)
+{
+	*nwl = 0;
+	if (o->workloads.n) {
+		for (size_t i = 0; i < o->workloads.n; i++) {
+			const struct workload *wl = workload_find(o->workloads.v[i]);
+
+			if (!wl || wl->own_variants) {
+				fprintf(stderr, "bench: unknown workload '%s' (known: copy, split, transform)\n",
+					o->workloads.v[i]);
+				return 2;
+			}
+			wls[(*nwl)++] = wl;
+		}
+	} else {
+		for (size_t i = 0; i < workload_count; i++)
+			if (o->all ? !workload_table[i]->own_variants
+				   : strcmp(workload_table[i]->name, "copy") == 0)
+				wls[(*nwl)++] = workload_table[i];
+	}
+	/* the machine-limit rows come with every run that copies */
+	for (size_t i = 0; i < workload_count && !o->no_limits; i++)
+		if (workload_table[i]->own_variants && strcmp(workload_table[i]->name, "limit") == 0)
+			wls[(*nwl)++] = workload_table[i];
+	return 0;
+}
+
+int plan_build(struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	const struct workload *wls[16];
+	size_t nwl, cap = 0, before;
+	int ret;
+
+	ret = plan_workloads(o, wls, &nwl);
+	if (!ret)
+		ret = plan_check_names(o, wls, nwl);
+	if (ret)
+		return ret;
+	for (size_t w = 0; w < nwl; w++) {
+		size_t nds = o->datasets.n ? o->datasets.n : 1;
+
+		before = r->ncases;
+		for (size_t d = 0; d < nds; d++) {
+			for (size_t s = 0; s < (o->sizes.n ? o->sizes.n : 1); s++) {
+				struct dataset tmp = { 0 };
+				struct bench_case proto = { 0 };
+
+				tmp.kind = (enum dataset_kind)wls[w]->default_dataset;
+				if (o->datasets.n)
+					dataset_kind_parse(o->datasets.v[d], &tmp.kind);
+				proto.wl = wls[w];
+				proto.ds = &tmp;
+				proto.size = o->sizes.n ? o->sizes.v[s] : DEFAULT_SIZE;
+				proto.part_size = strcmp(wls[w]->name, "split") ? 0 : o->part_size;
+				proto.queue_depth = o->queue_depth;
+				proto.threads = o->threads;
+				proto.fsync = o->fsync;
+				if (plan_workload(r, &cap, &proto))
+					return 1;
+			}
+		}
+		if (r->ncases == before && o->workloads.n) {
+			fprintf(stderr, "bench: no strategy of workload '%s' matches --strategy\n",
+				wls[w]->name);
+			return 2;
+		}
+	}
+	if (r->ncases == 0) {
+		fprintf(stderr, "bench: nothing to run\n");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - turn runs into summaries and write them: runs.csv (one row per
+ * measured run), summary.csv (one row per case), syscalls.csv (one row per
+ * case and syscall), the terminal table and JSON. Column names are described
+ * in results/README.md.
+ */
+#include "report.h"
+#include "csv.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+/* ------------------------------------------------------------ summary -- */
+
+static bool same_group(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->wl == b->wl && a->ds->kind == b->ds->kind && a->size == b->size &&
+	       a->cache == b->cache && a->part_size == b->part_size;
+}
+
+static double limit_mib_per_s(const struct runner *r, const struct case_summary *sums,
+			      const struct bench_case *c)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *l = &r->cases[i];
+
+		if (strcmp(l->wl->name, "limit") == 0 && strcmp(l->variant, "memcpy") == 0 &&
+		    l->size == c->size && l->nruns && sums[i].mib_per_s > 0)
+			return sums[i].mib_per_s;
+	}
+	return -1;
+}
+
+void report_summarize(const struct runner *r, struct case_summary *sums)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		double *w = calloc(c->nruns + 1, sizeof(double));
+		double *u = calloc(c->nruns + 1, sizeof(double));
+		double *s = calloc(c->nruns + 1, sizeof(double));
+
+		memset(&sums[i], 0, sizeof(sums[i]));
+		for (size_t k = 0; w && u && s && k < c->nruns; k++) {
+			w[k] = (double)c->runs[k].wall_ns;
+			u[k] = (double)c->runs[k].user_ns;
+			s[k] = (double)c->runs[k].sys_ns;
+		}
+		if (w && u && s) {
+			stats_compute(w, c->nruns, &sums[i].st);
+			sums[i].user_ns = stats_median(u, c->nruns);
+			sums[i].sys_ns = stats_median(s, c->nruns);
+		}
+		if (sums[i].st.median > 0)
+			sums[i].mib_per_s = (double)c->size / MIB / (sums[i].st.median / 1e9);
+		free(w);
+		free(u);
+		free(s);
+	}
+	for (size_t i = 0; i < r->ncases; i++) {
+		double best = 0;
+
+		for (size_t j = 0; j < r->ncases; j++)
+			if (same_group(&r->cases[i], &r->cases[j]) && r->cases[j].nruns &&
+			    r->cases[j].state == CASE_OK &&
+			    (best == 0 || sums[j].st.median < best))
+				best = sums[j].st.median;
+		sums[i].ratio = best > 0 && sums[i].st.median > 0 ? sums[i].st.median / best : 0;
+		sums[i].pct_of_limit = -1;
+		if (sums[i].mib_per_s > 0) {
+			double lim = limit_mib_per_s(r, sums, &r->cases[i]);
+
+			if (lim > 0)
+				sums[i].pct_of_limit = 100.0 * sums[i].mib_per_s / lim;
+		}
+	}
+}
+
+void report_status(const struct bench_case *c, char *out, size_t n)
+{
+	switch (c->state) {
+	case CASE_UNAVAILABLE:
+		snprintf(out, n, "unavailable: %s", c->why);
+		break;
+	case CASE_FAILED:
+		snprintf(out, n, "failed: %s", c->why);
+		break;
+	default:
+		snprintf(out, n, c->nruns ? "ok" : "not run");
+	}
+}
+
+/* ------------------------------------------------------------ CSV ------ */
+
+static const char *const ident_columns =
+	"workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync";
+static const char *const env_columns = "host,kernel,fs_type,cpu_model";
+
+static void csv_header(struct csv_writer *w, const char *middle)
+{
+	fprintf(w->f, "%s,%s,%s\n", ident_columns, middle, env_columns);
+}
+
+static void csv_ident(struct csv_writer *w, const struct bench_case *c)
+{
+	csv_str(w, c->wl->name);
+	csv_str(w, c->variant);
+	csv_str(w, dataset_kind_name(c->ds->kind));
+	csv_u64(w, c->size);
+	csv_u64(w, c->buffer);
+	csv_str(w, cache_mode_name(c->cache));
+	csv_u64(w, c->batch_lines);
+	csv_u64(w, c->part_size);
+	csv_u64(w, c->fsync);
+}
+
+static void csv_env(struct csv_writer *w, const struct sysinfo_env *env)
+{
+	csv_str(w, env->host);
+	csv_str(w, env->kernel);
+	csv_str(w, env->fs_type);
+	csv_str(w, env->cpu_model);
+	csv_end_row(w);
+}
+
+static void csv_opt_u64(struct csv_writer *w, bool valid, uint64_t v)
+{
+	if (valid)
+		csv_u64(w, v);
+	else
+		csv_str(w, "");
+}
+
+static void write_runs(struct csv_writer *w, const struct runner *r)
+{
+	csv_header(w, "rep,wall_ns,user_ns,sys_ns,max_rss_kb,minflt,majflt,nvcsw,nivcsw,resident_pct,verified,syscalls");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+
+		for (size_t k = 0; k < c->nruns; k++) {
+			const struct run_result *x = &c->runs[k];
+
+			csv_ident(w, c);
+			csv_u64(w, x->rep);
+			csv_u64(w, x->wall_ns);
+			csv_u64(w, x->user_ns);
+			csv_u64(w, x->sys_ns);
+			csv_i64(w, x->max_rss_kb);
+			csv_i64(w, x->minflt);
+			csv_i64(w, x->majflt);
+			csv_i64(w, x->nvcsw);
+			csv_i64(w, x->nivcsw);
+			csv_dbl(w, x->resident_pct, 1);
+			csv_u64(w, x->verified);
+			csv_opt_u64(w, c->counts.valid, c->counts.total);
+			csv_env(w, &r->env);
+		}
+	}
+}
+
+static void write_summary(struct csv_writer *w, const struct runner *r,
+			  const struct case_summary *sums)
+{
+	csv_header(w, "runs,median_ns,min_ns,max_ns,mean_ns,stddev_ns,cv,mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,pct_of_limit,status");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		const struct case_summary *s = &sums[i];
+		char status[320];
+
+		csv_ident(w, c);
+		csv_u64(w, c->nruns);
+		csv_dbl(w, s->st.median, 0);
+		csv_dbl(w, s->st.min, 0);
+		csv_dbl(w, s->st.max, 0);
+		csv_dbl(w, s->st.mean, 0);
+		csv_dbl(w, s->st.stddev, 0);
+		csv_dbl(w, s->st.cv, 4);
+		csv_dbl(w, s->mib_per_s, 1);
+		csv_dbl(w, s->ratio, 3);
+		csv_opt_u64(w, c->counts.valid, c->counts.total);
+		if (c->counts.valid && c->size)
+			csv_dbl(w, (double)c->counts.total / ((double)c->size / MIB), 3);
+		else
+			csv_str(w, "");
+		csv_dbl(w, s->user_ns, 0);
+		csv_dbl(w, s->sys_ns, 0);
+		if (s->pct_of_limit >= 0)
+			csv_dbl(w, s->pct_of_limit, 1);
+		else
+			csv_str(w, "");
+		report_status(c, status, sizeof(status));
+		csv_str(w, status);
+		csv_env(w, &r->env);
+	}
+}
+
+static void write_syscall_row(struct csv_writer *w, const struct runner *r,
+			      const struct bench_case *c, const char *name, uint64_t n)
+{
+	csv_ident(w, c);
+	csv_u64(w, 0);
+	csv_str(w, name);
+	csv_u64(w, n);
+	csv_str(w, c->counts.method);
+	csv_env(w, &r->env);
+}
+
+static void write_syscalls(struct csv_writer *w, const struct runner *r)
+{
+	csv_header(w, "rep,syscall,count,method");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+
+		if (!c->counts.valid)
+			continue;
+		for (size_t k = 0; k < syscount_nnames; k++)
+			if (c->counts.by_name[k])
+				write_syscall_row(w, r, c, syscount_names[k], c->counts.by_name[k]);
+		write_syscall_row(w, r, c, "other", c->counts.other);
+		write_syscall_row(w, r, c, "total", c->counts.total);
+	}
+}
+
+static int write_one(const char *dir, const char *name, const struct runner *r,
+		     const struct case_summary *sums,
+		     void (*fill)(struct csv_writer *, const struct runner *,
+				  const struct case_summary *))
+{
+	struct csv_writer w;
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	err = csv_open(&w, path);
+	if (err)
+		return err;
+	fill(&w, r, sums);
+	if (ferror(w.f)) {
+		csv_abort(&w);
+		return -EIO;
+	}
+	return csv_commit(&w);
+}
+
+static void fill_runs(struct csv_writer *w, const struct runner *r,
+		      const struct case_summary *s)
+{
+	(void)s;
+	write_runs(w, r);
+}
+
+static void fill_syscalls(struct csv_writer *w, const struct runner *r,
+			  const struct case_summary *s)
+{
+	(void)s;
+	write_syscalls(w, r);
+}
+
+int report_write_csv(const struct runner *r, const struct case_summary *sums,
+		     const char *dir)
+{
+	int err = write_one(dir, "runs.csv", r, sums, fill_runs);
+
+	if (!err)
+		err = write_one(dir, "summary.csv", r, sums, write_summary);
+	if (!err)
+		err = write_one(dir, "syscalls.csv", r, sums, fill_syscalls);
+	return err;
+}
+
+int report_print_csv(FILE *f, const struct runner *r, const struct case_summary *sums)
+{
+	struct csv_writer w = { .f = f, .first_field = 1 };
+
+	write_summary(&w, r, sums);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------ table ---- */
+
+
+struct row_ref {
+	const struct runner *r;
+	const struct case_summary *sums;
+	size_t i;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row_ref *x = a, *y = b;
+	const struct bench_case *cx = &x->r->cases[x->i], *cy = &y->r->cases[y->i];
+	double mx = x->sums[x->i].st.median, my = y->sums[y->i].st.median;
+	int okx = cx->state == CASE_OK && cx->nruns, oky = cy->state == CASE_OK && cy->nruns;
+
+	if (okx != oky)
+		return oky - okx;
+	return (mx > my) - (mx < my);
+}
+
+static void print_group_header(FILE *f, const struct bench_case *c)
+{
+	char size[32], part[32];
+
+	format_size(c->size, size, sizeof(size));
+	fprintf(f, "\n%s · %s · %s · %s cache", c->wl->name,
+		dataset_kind_name(c->ds->kind), size, cache_mode_name(c->cache));
+	if (c->part_size) {
+		format_size(c->part_size, part, sizeof(part));
+		fprintf(f, " · parts of %s", part);
+	}
+	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %8s %9s %8s %7s %s\n",
+		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "xfastest",
+		"syscalls", "per MiB", "%limit", "verified");
+}
+
+static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
+{
+	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
+	double lo = s->st.max > 0 ? (double)c->size / MIB / (s->st.max / 1e9) : 0;
+	double hi = s->st.min > 0 ? (double)c->size / MIB / (s->st.min / 1e9) : 0;
+	char range[40];
+	size_t verified = 0;
+
+	for (size_t k = 0; k < c->nruns; k++)
+		verified += c->runs[k].verified;
+	if (c->buffer)
+		format_size(c->buffer, buf, sizeof(buf));
+	if (c->channel)
+		snprintf(batch, sizeof(batch), c->batch_lines ? "%u" : "buf", c->batch_lines);
+	if (c->counts.valid) {
+		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
+		if (c->size)
+			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->size / MIB));
+	}
+	if (s->pct_of_limit >= 0)
+		snprintf(lim, sizeof(lim), "%.0f%%", s->pct_of_limit);
+	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
+	if (c->state == CASE_FAILED) {
+		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->variant, buf, batch, c->why);
+		return;
+	}
+	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %7.2fx %9s %8s %7s %zu/%zu\n",
+		c->variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, s->ratio,
+		sc, per, lim, verified, c->nruns);
+}
+
+static void print_unavailable(FILE *f, const struct runner *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		bool seen = false;
+
+		if (c->state != CASE_UNAVAILABLE)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->cases[j].state == CASE_UNAVAILABLE && r->cases[j].wl == c->wl &&
+			       strcmp(r->cases[j].variant, c->variant) == 0 &&
+			       strcmp(r->cases[j].why, c->why) == 0;
+		if (seen)
+			continue;
+		if (!any)
+			fprintf(f, "\nunavailable here:\n");
+		any = true;
+		fprintf(f, "  %-10s %-16s unavailable: %s\n", c->wl->name, c->variant, c->why);
+	}
+}
+
+void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
+{
+	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
+	bool *done = calloc(r->ncases, sizeof(*done));
+
+	if (!rows || !done)
+		goto out_free;
+	fprintf(f, "copybench on %s · %s · %s under test · %s\n", r->env.host,
+		r->env.kernel, r->env.fs_type, r->env.cpu_model);
+	for (size_t i = 0; i < r->ncases; i++) {
+		size_t n = 0;
+
+		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
+			continue;
+		for (size_t j = i; j < r->ncases; j++) {
+			if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
+			    !same_group(&r->cases[i], &r->cases[j]))
+				continue;
+			done[j] = true;
+			rows[n++] = (struct row_ref){ r, sums, j };
+		}
+		qsort(rows, n, sizeof(*rows), row_cmp);
+		print_group_header(f, &r->cases[i]);
+		for (size_t k = 0; k < n; k++)
+			print_row(f, &r->cases[rows[k].i], &sums[rows[k].i]);
+	}
+	print_unavailable(f, r);
+out_free:
+	free(rows);
+	free(done);
+}
+
+/* ------------------------------------------------------------ JSON ----- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums)
+{
+	fprintf(f, "{\n  \"host\": ");
+	json_str(f, r->env.host);
+	fprintf(f, ", \"kernel\": ");
+	json_str(f, r->env.kernel);
+	fprintf(f, ", \"fs_type\": ");
+	json_str(f, r->env.fs_type);
+	fprintf(f, ", \"cpu_model\": ");
+	json_str(f, r->env.cpu_model);
+	fprintf(f, ",\n  \"cases\": [\n");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		const struct case_summary *s = &sums[i];
+		char status[320];
+
+		report_status(c, status, sizeof(status));
+		fprintf(f, "    {\"workload\": ");
+		json_str(f, c->wl->name);
+		fprintf(f, ", \"strategy\": ");
+		json_str(f, c->variant);
+		fprintf(f, ", \"dataset\": \"%s\", \"size_bytes\": %llu, \"buffer_bytes\": %zu, \"cache\": \"%s\", \"batch_lines\": %u, \"part_size\": %llu, \"fsync\": %d, \"runs\": %zu, \"median_ns\": %.0f, \"min_ns\": %.0f, \"max_ns\": %.0f, \"mean_ns\": %.0f, \"stddev_ns\": %.0f, \"cv\": %.4f, \"mb_per_s\": %.1f, \"ratio_to_fastest\": %.3f, \"syscalls\": ",
+			dataset_kind_name(c->ds->kind), (unsigned long long)c->size, c->buffer,
+			cache_mode_name(c->cache), c->batch_lines, (unsigned long long)c->part_size,
+			c->fsync, c->nruns, s->st.median, s->st.min, s->st.max, s->st.mean,
+			s->st.stddev, s->st.cv, s->mib_per_s, s->ratio);
+		if (c->counts.valid)
+			fprintf(f, "%llu", (unsigned long long)c->counts.total);
+		else
+			fprintf(f, "null");
+		fprintf(f, ", \"status\": ");
+		json_str(f, status);
+		fprintf(f, "}%s\n", i + 1 < r->ncases ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* report.h - per-case summaries, the terminal table, CSV and JSON output. */
+#ifndef COPYBENCH_REPORT_H
+#define COPYBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "runner.h"
+#include "stats.h"
+
+struct case_summary {
+	struct stats st;	/* of wall_ns */
+	double mib_per_s;	/* size / median */
+	double ratio;		/* median / fastest median of its group */
+	double user_ns, sys_ns;	/* medians */
+	double pct_of_limit;	/* MiB/s vs the memcpy row of the same size; <0: none */
+};
+
+/* Fills sums[i] for r->cases[i]. */
+void report_summarize(const struct runner *r, struct case_summary *sums);
+/* Writes runs.csv, summary.csv and syscalls.csv into dir. 0 or -errno. */
+int report_write_csv(const struct runner *r, const struct case_summary *sums,
+		     const char *dir);
+void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums);
+void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums);
+/* summary.csv's content on f (for --format csv). */
+int report_print_csv(FILE *f, const struct runner *r, const struct case_summary *sums);
+/* "ok", "failed: ..." or "unavailable: ..." */
+void report_status(const struct bench_case *c, char *out, size_t n);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* runner.h - executes cases: one fresh child process per run, interleaved. */
+#ifndef COPYBENCH_RUNNER_H
+#define COPYBENCH_RUNNER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "options.h"
+#include "plan.h"
+#include "sysinfo.h"
+
+struct runner {
+	const struct bench_opts *o;
+	struct bench_case *cases;
+	size_t ncases;
+	struct dataset *datasets;
+	size_t ndatasets;
+	struct sysinfo_env env;
+	char workdir[PATH_MAX];		/* private, removed at the end */
+	struct syscount_session *sc;	/* NULL when counting is unavailable */
+	char sc_why[160];
+	unsigned seq;			/* names outputs uniquely */
+	bool progress;
+};
+
+/*
+ * One run of c in a fresh child: set and check the cache, fork, time the
+ * workload's run(), collect rusage, verify and remove the output. With
+ * `counting`, the run also counts syscalls into c->counts and is not
+ * recorded as a measurement. 0, or -errno with c->why filled.
+ */
+int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
+		    struct run_result *res);
+
+/* All rounds of all cases, interleaved in a seeded shuffled order per round. */
+int runner_run_all(struct runner *r);
+
+/* Makes the private work directory under dir. 0 or -errno. */
+int runner_make_workdir(struct runner *r, const char *dir);
+/* Removes the work directory and everything in it. */
+void runner_remove_workdir(struct runner *r);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* sysinfo.h - what machine, kernel and filesystem a result comes from. */
+#ifndef COPYBENCH_SYSINFO_H
+#define COPYBENCH_SYSINFO_H
+
+#include <stddef.h>
+
+struct sysinfo_env {
+	char host[128];
+	char kernel[128];
+	char fs_type[64];
+	char cpu_model[160];
+	unsigned ncpu;
+};
+
+/* Fills env for files under dir (fs_type "unknown" when it cannot tell). */
+void sysinfo_collect(const char *dir, struct sysinfo_env *env);
+/* The filesystem type name of the mount that holds path, e.g. "ext4". */
+int sysinfo_fs_type(const char *path, char *out, size_t n);
+
+#endif
