@@ -11,6 +11,7 @@
 #define COPYBENCH_DATASET_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum dataset_kind {
@@ -20,6 +21,15 @@ enum dataset_kind {
 	DATASET_SPARSE,	/* random data islands between holes */
 	DATASET_KIND_COUNT
 };
+
+/*
+ * Layout of a sparse dataset: the file is sized with ftruncate, then every
+ * DATASET_SPARSE_STRIDE bytes starts with DATASET_SPARSE_ISLAND bytes of
+ * random data (the last island clipped to the size); the rest are holes and
+ * read as zeros.
+ */
+#define DATASET_SPARSE_STRIDE (1u << 20)
+#define DATASET_SPARSE_ISLAND (64u << 10)
 
 struct dataset {
 	enum dataset_kind kind;
@@ -50,7 +60,11 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused);
 /* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat". */
 void dataset_file_name(const struct dataset *d, char *out, size_t n);
 
-/* XXH3-64 of [off, off+len) of fd, read with large preads. 0 or -errno. */
+/*
+ * datasets/hash.c: XXH3-64 of len bytes of fd at off, read with 1 MiB preads
+ * (the file offset is left alone). 0, -ENODATA if the file is shorter, or
+ * -errno.
+ */
 int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash);
 
 #endif
