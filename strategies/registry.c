@@ -7,10 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct copy_strategy strategy_direct;
+extern const struct copy_strategy strategy_io_uring;
+extern const struct copy_strategy strategy_parallel;
 extern const struct copy_strategy strategy_readwrite;
+extern const struct copy_strategy strategy_splice;
 
 const struct copy_strategy *const strategy_table[] = {
+	&strategy_direct,
+	&strategy_io_uring,
+	&strategy_parallel,
 	&strategy_readwrite,
+	&strategy_splice,
 };
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
