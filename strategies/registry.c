@@ -8,24 +8,32 @@
 #include <string.h>
 
 extern const struct copy_strategy strategy_copy_file_range;
+extern const struct copy_strategy strategy_direct;
 extern const struct copy_strategy strategy_full_buffer;
+extern const struct copy_strategy strategy_io_uring;
 extern const struct copy_strategy strategy_lines;
 extern const struct copy_strategy strategy_mmap;
 extern const struct copy_strategy strategy_mmap_memcpy;
+extern const struct copy_strategy strategy_parallel;
 extern const struct copy_strategy strategy_readwrite;
 extern const struct copy_strategy strategy_reflink;
 extern const struct copy_strategy strategy_sendfile;
+extern const struct copy_strategy strategy_splice;
 extern const struct copy_strategy strategy_stdio;
 
 const struct copy_strategy *const strategy_table[] = {
 	&strategy_copy_file_range,
+	&strategy_direct,
 	&strategy_full_buffer,
+	&strategy_io_uring,
 	&strategy_lines,
 	&strategy_mmap,
 	&strategy_mmap_memcpy,
+	&strategy_parallel,
 	&strategy_readwrite,
 	&strategy_reflink,
 	&strategy_sendfile,
+	&strategy_splice,
 	&strategy_stdio,
 };
 
