@@ -203,22 +203,29 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 	return 0;
 }
 
+/* The limit rows: memcpy rows once (warm: hot buffers), the device read
+ * only with cold runs, for which it is the bound. */
 static int plan_own_cases(struct runner *r, size_t *cap, struct bench_case *proto)
 {
-	for (const char *const *v = proto->wl->own_variants; *v; v++) {
-		int err;
+	struct bench_opts one = *r->o;
+	const struct bench_opts *saved = r->o;
+	int err = 0;
 
-		if (r->o->strategies.n && !list_has(&r->o->strategies, *v) &&
-		    strcmp(proto->wl->name, "limit") != 0)
+	for (const char *const *v = proto->wl->own_variants; *v && !err; v++) {
+		bool device = strcmp(*v, "device-read") == 0;
+
+		if (device && !saved->cache_cold)
 			continue;
+		one.cache_warm = !device;
+		one.cache_cold = device;
 		proto->variant = *v;
 		proto->state = CASE_PENDING;
 		proto->why[0] = '\0';
+		r->o = &one;
 		err = plan_add(r, cap, proto);
-		if (err)
-			return err;
+		r->o = saved;
 	}
-	return 0;
+	return err;
 }
 
 /* Every variant of one workload for one dataset kind and size. */

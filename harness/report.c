@@ -30,7 +30,9 @@ static double limit_mib_per_s(const struct runner *r, const struct case_summary 
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *l = &r->cases[i];
 
-		if (strcmp(l->wl->name, "limit") == 0 && strcmp(l->variant, "memcpy") == 0 &&
+		const char *bound = c->cache == CACHE_COLD ? "device-read" : "memcpy";
+
+		if (strcmp(l->wl->name, "limit") == 0 && strcmp(l->variant, bound) == 0 &&
 		    l->size == c->size && l->nruns && sums[i].mib_per_s > 0)
 			return sums[i].mib_per_s;
 	}

@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const struct workload workload_copy;
+extern const struct workload workload_limit;
 
 const struct workload *const workload_table[] = {
 	&workload_copy,
+	&workload_limit,
 };
 
 const size_t workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
