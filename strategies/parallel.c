@@ -25,9 +25,9 @@
  *     1 MiB boundary of the *destination* offset, so no two threads write
  *     into the same destination page or file-system block (and extents are
  *     allocated in large aligned runs).
- *   - Each copy_file_range call asks for at most 1 GiB: the kernel caps a
- *     call near 2 GiB anyway, and 1 GiB rounds keep a stop request (another
- *     thread's error) prompt.
+ *   - Each copy_file_range call asks for at most 1 GiB, as Rust std does:
+ *     the kernel caps a call just under 2 GiB anyway, and 1 GiB rounds keep
+ *     a stop request (another thread's error) prompt.
  *   - Fallback buffer: page aligned, job->buffer_size (128 KiB when 0).
  *
  * Any thread's error is returned (the first piece's error wins); on an

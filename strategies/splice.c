@@ -9,9 +9,10 @@
  * descriptors' file offsets stay untouched and the same code serves whole
  * copies and the split workload's ranges.
  *
- * Follows Go's internal/poll splice path (splice_linux.go), which is what
- * io.Copy and os.File.ReadFrom use on Linux when one end is a pipe-able
- * file: splice in, then drain what went in before splicing more.
+ * Follows the pump-and-drain shape of Go's internal/poll Splice (behind
+ * net's socket copies and os.File.ReadFrom from sockets): splice at most a
+ * pipe's worth in, drain all of it out, repeat, with 1 MiB per call and the
+ * pipe enlarged to match.
  *
  * Tuning:
  *   - Pipe capacity: F_SETPIPE_SZ to min(job->buffer_size,
@@ -21,9 +22,11 @@
  *     actually granted (F_GETPIPE_SZ) bounds each round. A failed resize
  *     (EPERM over the limit without CAP_SYS_RESOURCE, or per-user pipe
  *     quota) is not an error: the default capacity is used.
- *   - SPLICE_F_MOVE | SPLICE_F_MORE on both halves: MOVE is a hint to move
- *     pages rather than copy (ignored by current kernels, kept as Go and
- *     coreutils-style callers pass it); MORE says more data follows.
+ *   - SPLICE_F_MOVE | SPLICE_F_MORE on both halves: MOVE asks to move pages
+ *     rather than copy them (a hint current kernels ignore, harmless), MORE
+ *     says more data follows. Go passes SPLICE_F_NONBLOCK instead because
+ *     its ends are sockets driven by its poller; regular files never block
+ *     on a pipe that is drained every round, so blocking calls are used.
  *   - The pipe is drained completely every round, so the next file -> pipe
  *     splice always finds an empty pipe and never blocks.
  *   - Both ends use the kernel's 64-bit loff_t, so offsets beyond 4 GiB
