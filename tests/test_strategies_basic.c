@@ -50,11 +50,15 @@ static void fill_pattern(unsigned char *p, size_t n, uint64_t seed)
 	}
 }
 
+/* Paths of the two files, for strategies that reopen them (direct). */
+static char src_path[512], dst_path[512];
+
 static int open_file(const char *name, int flags)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", test_tmpdir(), name);
+	snprintf(strcmp(name, "src") ? dst_path : src_path, sizeof(path), "%s", path);
 	return open(path, flags | O_RDWR | O_CLOEXEC, 0644);
 }
 
@@ -95,6 +99,8 @@ static void check_whole(const struct copy_strategy *s, const unsigned char *data
 	CHECK(write_at(src, data, size, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
+	job.src_path = src_path;
+	job.dst_path = dst_path;
 	ret = s->copy(&job);
 	if (ret)
 		fprintf(stderr, "%s: whole copy of %llu bytes: %s\n", s->name,
@@ -123,6 +129,8 @@ static void check_range(const struct copy_strategy *s, const unsigned char *data
 	CHECK(write_at(dst, fill, dst_size, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
+	job.src_path = src_path;
+	job.dst_path = dst_path;
 	if ((s->flags & STRATEGY_SHARES_EXTENTS) && size) {
 		/* extents are shared in whole blocks: odd offsets are refused */
 		CHECK(s->copy(&job) == -EINVAL);
@@ -157,6 +165,8 @@ static void check_far_range(const struct copy_strategy *s, const unsigned char *
 	CHECK(write_at(src, data, FAR_LEN, FAR_SRC_OFF) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
+	job.src_path = src_path;
+	job.dst_path = dst_path;
 	ret = s->copy(&job);
 	if (ret)
 		fprintf(stderr, "%s: copy beyond 4 GiB: %s\n", s->name, strerror(-ret));
@@ -201,6 +211,8 @@ static void check_full_buffer_budget(const unsigned char *data)
 	CHECK(write_at(src, data, 4097, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
+	job.src_path = src_path;
+	job.dst_path = dst_path;
 	setenv("COPYBENCH_RAM_BUDGET", "4096", 1);
 	CHECK(s->copy(&job) == -EFBIG);
 	CHECK_EQ_U64(file_size(dst), 0);
