@@ -35,6 +35,7 @@ struct check_opts {
 	double threshold;	/* fraction: 0.10 for 10% */
 	double alpha;
 	bool absolute, ignore_syscalls, allow_missing, only_syscalls;
+	bool uncorrected;	/* per-case alpha, no Holm correction */
 	enum check_format format;
 };
 
@@ -54,6 +55,8 @@ struct check_row {
 	double b_val, c_val;	/* medians of what was compared */
 	double change;		/* c_val / b_val - 1 */
 	double p;		/* one-sided, in the direction of the change */
+	bool tested;
+	double pg, pl;		/* one-sided p: slower, faster (Holm-adjusted) */
 	enum check_timing timing;
 	bool sc_known, sc_changed;
 	char sc_diff[256];
@@ -83,6 +86,7 @@ static void check_usage(FILE *f)
 {
 	fputs("usage: bench check --baseline BASE --current CUR [--threshold 10%] [--alpha 0.01]\n"
 	      "                   [--absolute] [--only-syscalls] [--ignore-syscalls] [--allow-missing]\n"
+	      "                   [--uncorrected]\n"
 	      "                   [--format table|csv|json|markdown]\n"
 	      "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save).\n"
 	      "Exit: 0 no regression, 1 a regression or changed system calls, 2 bad input.\n", f);
@@ -154,6 +158,8 @@ static bool *check_flag(struct check_opts *o, const char *name)
 		return &o->allow_missing;
 	if (strcmp(name, "only-syscalls") == 0)
 		return &o->only_syscalls;
+	if (strcmp(name, "uncorrected") == 0)
+		return &o->uncorrected;
 	return NULL;
 }
 
@@ -238,11 +244,11 @@ static double median(const double *v, size_t n)
 
 /* Says once per sample-size pair that alpha cannot be reached. */
 static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
-			     double alpha, FILE *err)
+			     double alpha, size_t ntests, FILE *err)
 {
 	double minp = rank_min_p(nb, nc);
 
-	if (minp < alpha)
+	if (minp * (double)ntests < alpha)
 		return;
 	for (size_t i = 0; i < rep->nsaid; i++)
 		if (rep->said[i][0] == nb && rep->said[i][1] == nc)
@@ -251,12 +257,13 @@ static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
 		rep->said[rep->nsaid][0] = nb;
 		rep->said[rep->nsaid++][1] = nc;
 	}
-	fprintf(err, "bench check: warning: with %zu baseline and %zu current runs the smallest possible p-value is %.3g, not below alpha %g: no timing change can be significant (record more runs)\n",
-		nb, nc, minp, alpha);
+	fprintf(err, "bench check: warning: with %zu baseline and %zu current runs the smallest possible p-value is %.3g (%.3g corrected for %zu cases), not below alpha %g: no timing change can be significant (record more runs)\n",
+		nb, nc, minp, minp * (double)ntests, ntests, alpha);
 }
 
+/* Medians, change and the raw one-sided p-values of a case in both sets. */
 static void compare_timing(struct check_row *r, const struct check_opts *o,
-			   struct check_report *rep, FILE *err)
+			   FILE *err)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 	bool limit = checkset_is_limit(b);
@@ -276,17 +283,91 @@ static void compare_timing(struct check_row *r, const struct check_opts *o,
 	r->b_val = median(y, r->nb);
 	r->c_val = median(x, r->nc);
 	r->change = r->c_val / r->b_val - 1;
-	r->p = rr.p_greater < rr.p_less ? rr.p_greater : rr.p_less;
-	warn_unreachable(rep, r->nb, r->nc, o->alpha, err);
-	if (rr.p_greater < o->alpha)
+	r->pg = rr.p_greater;
+	r->pl = rr.p_less;
+	r->tested = true;
+}
+
+struct holm_item {
+	double p;
+	double *slot;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	const struct holm_item *x = a, *y = b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+/*
+ * Holm's step-down correction over the tested cases, so that alpha bounds
+ * the chance of any false verdict in the whole check, not in each case.
+ */
+static int holm_adjust(struct check_report *rep, bool slower)
+{
+	struct holm_item *h = calloc(rep->nrows + 1, sizeof(*h));
+	double run_max = 0;
+	size_t m = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		if (!r->tested)
+			continue;
+		h[m].slot = slower ? &r->pg : &r->pl;
+		h[m].p = *h[m].slot;
+		m++;
+	}
+	qsort(h, m, sizeof(*h), holm_cmp);
+	for (size_t k = 0; k < m; k++) {
+		double adj = fmin(1, (double)(m - k) * h[k].p);
+
+		run_max = fmax(run_max, adj);
+		*h[k].slot = run_max;
+	}
+	free(h);
+	return 0;
+}
+
+/* The verdict from the (adjusted) p-values, the change and the threshold. */
+static void judge_timing(struct check_row *r, const struct check_opts *o)
+{
+	bool limit = checkset_is_limit(r->b);
+
+	r->p = r->pg < r->pl ? r->pg : r->pl;
+	if (r->pg < o->alpha)
 		/* The machine limit itself is not code: it never regresses
 		 * in relative mode, it explains. */
 		r->timing = r->change > o->threshold && (o->absolute || !limit) ?
 			    T_REGRESSION : T_SLOWER;
-	else if (rr.p_less < o->alpha)
+	else if (r->pl < o->alpha)
 		r->timing = T_FASTER;
 	else
 		r->timing = T_OK;
+}
+
+static int check_timings(struct check_report *rep, const struct check_opts *o,
+			 FILE *err)
+{
+	size_t ntests = 0;
+
+	for (size_t i = 0; i < rep->nrows; i++)
+		ntests += rep->rows[i].tested;
+	if (!o->uncorrected && (holm_adjust(rep, true) || holm_adjust(rep, false)))
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		if (!r->tested)
+			continue;
+		warn_unreachable(rep, r->nb, r->nc, o->alpha,
+				 o->uncorrected ? 1 : ntests, err);
+		judge_timing(r, o);
+	}
+	return 0;
 }
 
 static void diff_add(struct check_row *r, const char *name, uint64_t b,
@@ -395,9 +476,10 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 	if (len < cap && o->only_syscalls)
 		len += (size_t)snprintf(s + len, cap - len, " system-call counts only");
 	else if (len < cap)
-		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%%, alpha %g",
+		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%%, alpha %g%s",
 					o->absolute ? "absolute" : "relative to the in-run memcpy",
-					o->threshold * 100, o->alpha);
+					o->threshold * 100, o->alpha,
+					o->uncorrected ? " per case" : " over all cases (Holm)");
 	if (len < cap && !isnan(rep->machine))
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
@@ -423,7 +505,7 @@ static int check_compare(const struct checkset *bs, const struct checkset *cs,
 		if (!r->c)
 			continue;
 		if (!o->only_syscalls)
-			compare_timing(r, o, rep, err);
+			compare_timing(r, o, err);
 		compare_syscalls(r);
 		nsc += r->sc_known;
 	}
@@ -431,6 +513,10 @@ static int check_compare(const struct checkset *bs, const struct checkset *cs,
 		if (!checkset_find(bs, &cs->c[i]))
 			row_init(&rep->rows[k++], NULL, &cs->c[i]);
 	rep->nrows = k;
+	if (check_timings(rep, o, err)) {
+		free(rep->rows);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < k; i++) {
 		struct check_row *r = &rep->rows[i];
 
@@ -525,8 +611,12 @@ static void report_text(const struct check_report *rep, FILE *out, bool md)
 				w[c] = (int)strlen(t[i].f[c]);
 	for (size_t i = 0; i <= rep->nrows; i++) {
 		for (size_t c = 0; c < NCOLS; c++)
-			fprintf(out, md ? "| %-*s " : "%-*s  ", c + 1 < NCOLS || md ? w[c] : 0,
-				t[i].f[c]);
+			if (md)
+				fprintf(out, "| %-*s ", w[c], t[i].f[c]);
+			else if (c + 1 < NCOLS)
+				fprintf(out, "%-*s  ", w[c], t[i].f[c]);
+			else
+				fputs(t[i].f[c], out);
 		fputs(md ? "|\n" : "\n", out);
 		for (size_t c = 0; md && i == 0 && c < NCOLS; c++)
 			fprintf(out, "|%s", c == COL_CASE || c == COL_VS ||
@@ -617,7 +707,7 @@ static void json_num(FILE *out, const char *key, double v)
 	if (isnan(v))
 		fputs("null", out);
 	else
-		fprintf(out, "%.6g", v);
+		fprintf(out, "%.10g", v);
 }
 
 static void json_row(const struct check_row *r, FILE *out)
