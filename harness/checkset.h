@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * checkset.h - the cases of one results folder, runs.csv or baseline file,
+ * as `bench check` compares them: per case its identifying columns, its
+ * per-run times (absolute, and relative to the in-run memcpy reference) and
+ * its system-call counts.
+ */
+#ifndef COPYBENCH_CHECKSET_H
+#define COPYBENCH_CHECKSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The identifying columns of results/README.md, in order. */
+#define CHECKSET_NIDS 9
+extern const char *const checkset_id_cols[CHECKSET_NIDS];
+
+struct checkset_count {
+	char *name;
+	uint64_t count;
+};
+
+struct checkset_case {
+	char *id[CHECKSET_NIDS];
+	unsigned *rep;		/* per run */
+	double *wall;		/* per run, ns */
+	double *rel;		/* per run, wall / memcpy of the same rep */
+	size_t nruns, cap;
+	bool rel_ok;		/* every run has rel */
+	bool has_total;
+	uint64_t total;		/* syscalls, all of them */
+	struct checkset_count *counts;	/* per syscall name, "total" excluded */
+	size_t ncounts;
+};
+
+struct checkset {
+	struct checkset_case *c;
+	size_t n, cap;
+};
+
+/*
+ * Loads a results folder (runs.csv and/or syscalls.csv in it), a runs.csv
+ * (with the syscalls.csv beside it, when there is one), a syscalls.csv alone
+ * or a baseline file. 0, or -errno with why filled.
+ */
+int checkset_load(struct checkset *s, const char *path, char *why, size_t n);
+void checkset_free(struct checkset *s);
+/* The case with the same identifying columns as c, or NULL. */
+struct checkset_case *checkset_find(const struct checkset *s,
+				    const struct checkset_case *c);
+/* Whether the case is a machine-limit row (workload `limit`). */
+bool checkset_is_limit(const struct checkset_case *c);
+/* "copy/readwrite random 200M buf 128K warm": the case for people. */
+void checkset_label(const struct checkset_case *c, char *out, size_t n);
+/* Writes the baseline file (atomically). 0 or -errno, why filled. */
+int checkset_save(const struct checkset *s, const char *path, char *why,
+		  size_t n);
+
+#endif

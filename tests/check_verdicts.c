@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_verdicts.c - `bench check` and `bench baseline save` on synthetic
+ * results folders: regressions are named, noise is not, a machine that got
+ * slower as a whole is not a regression in relative mode, syscall changes are
+ * exact, missing cases and malformed files are bad input, and the csv, json
+ * and markdown reports are well formed.
+ */
+#include "check.h"
+#include "csv.h"
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NCASES 4	/* three copy strategies and the memcpy reference */
+
+static const char *const strat[NCASES] = { "readwrite", "sendfile", "copy_file_range", "memcpy" };
+static const double base_ns[NCASES] = { 1.0e6, 0.8e6, 0.7e6, 0.1e6 };
+
+struct synth {
+	unsigned reps;
+	uint64_t seed;
+	double factor[NCASES];	/* the code under test got slower */
+	double machine;		/* the whole machine got slower */
+	double noise;		/* per run, shared by all cases: +-noise */
+	double jitter;		/* per measurement: +-jitter */
+	int syscall_plus;	/* case whose read count grows by 1, or -1 */
+	int drop;		/* case left out, or -1 */
+};
+
+static uint64_t rng_state;
+
+static double uniform(void)	/* [-1, 1) */
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / (double)(1ULL << 52) - 1.0;
+}
+
+static struct synth synth_default(uint64_t seed)
+{
+	struct synth s = { .reps = 10, .seed = seed, .machine = 1, .noise = 0.1,
+			   .jitter = 0.01, .syscall_plus = -1, .drop = -1 };
+
+	for (int i = 0; i < NCASES; i++)
+		s.factor[i] = 1;
+	return s;
+}
+
+static void write_ids(struct csv_writer *w, int c)
+{
+	csv_str(w, c == 3 ? "limit" : "copy");
+	csv_str(w, strat[c]);
+	csv_str(w, "random");
+	csv_u64(w, 1048576);
+	csv_u64(w, c == 0 ? 131072 : 0);
+	csv_str(w, "warm");
+	csv_u64(w, 0);
+	csv_u64(w, 0);
+	csv_u64(w, 0);
+}
+
+static void write_header(struct csv_writer *w, const char *const *extra)
+{
+	static const char *const ids[] = { "workload", "strategy", "dataset",
+		"size_bytes", "buffer_bytes", "cache", "batch_lines", "part_size", "fsync" };
+
+	for (size_t i = 0; i < 9; i++)
+		csv_str(w, ids[i]);
+	for (; *extra; extra++)
+		csv_str(w, *extra);
+	csv_end_row(w);
+}
+
+static void write_syscalls(const char *dir, const struct synth *s)
+{
+	static const char *const extra[] = { "syscall", "count", "method", NULL };
+	struct csv_writer w;
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/syscalls.csv", dir);
+	CHECK(csv_open(&w, path) == 0);
+	write_header(&w, extra);
+	for (int c = 0; c < NCASES; c++) {
+		uint64_t rd = 9 + (uint64_t)c + (c == s->syscall_plus);
+
+		if (c == s->drop)
+			continue;
+		write_ids(&w, c);
+		csv_str(&w, "read");
+		csv_u64(&w, rd);
+		csv_str(&w, "perf");
+		csv_end_row(&w);
+		write_ids(&w, c);
+		csv_str(&w, "total");
+		csv_u64(&w, rd + 12);
+		csv_str(&w, "perf");
+		csv_end_row(&w);
+	}
+	CHECK(csv_commit(&w) == 0);
+}
+
+/* A results folder under the test's temporary directory. */
+static const char *synth_write(const char *name, const struct synth *s)
+{
+	static const char *const extra[] = { "rep", "wall_ns", "verified", "syscalls", NULL };
+	static char dir[512];
+	struct csv_writer w;
+	char path[600];
+
+	snprintf(dir, sizeof(dir), "%s/%s", test_tmpdir(), name);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/runs.csv", dir);
+	CHECK(csv_open(&w, path) == 0);
+	write_header(&w, extra);
+	rng_state = s->seed * 0x9E3779B97F4A7C15ULL + 1;
+	for (unsigned r = 1; r <= s->reps; r++) {
+		double m = s->machine * (1 + s->noise * uniform());
+
+		for (int c = 0; c < NCASES; c++) {
+			double t = base_ns[c] * s->factor[c] * m * (1 + s->jitter * uniform());
+
+			if (c == s->drop)
+				continue;
+			write_ids(&w, c);
+			csv_u64(&w, r);
+			csv_dbl(&w, t, 0);
+			csv_u64(&w, 1);
+			csv_u64(&w, 21 + (uint64_t)c + (c == s->syscall_plus));
+			csv_end_row(&w);
+		}
+	}
+	CHECK(csv_commit(&w) == 0);
+	write_syscalls(dir, s);
+	return dir;
+}
+
+/* ------------------------------------------------------- running -- */
+
+static char out_buf[65536], err_buf[8192];
+
+static void slurp(FILE *f, char *buf, size_t n)
+{
+	size_t got;
+
+	rewind(f);
+	got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+}
+
+/* Runs the command (check or baseline) with NULL-terminated arguments. */
+static int run(int (*cli)(int, char **, FILE *, FILE *), ...)
+{
+	char *argv[32];
+	int argc = 0, ret;
+	FILE *out = tmpfile(), *err = tmpfile();
+	va_list ap;
+
+	va_start(ap, cli);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	ret = cli(argc, argv, out, err);
+	slurp(out, out_buf, sizeof(out_buf));
+	slurp(err, err_buf, sizeof(err_buf));
+	return ret;
+}
+
+#define CHECK_CMD(...) run(check_cli, "check", __VA_ARGS__, (char *)NULL)
+
+/* The verdict of a strategy's case in a --format csv report. */
+static const char *verdict_of(const char *strategy)
+{
+	static char v[64];
+	struct csv_table t;
+	char why[256];
+	int sc, vc;
+
+	v[0] = '\0';
+	if (csv_parse(out_buf, strlen(out_buf), &t, why, sizeof(why)))
+		return "(unparseable)";
+	sc = csv_col(&t, "strategy");
+	vc = csv_col(&t, "verdict");
+	for (size_t r = 0; sc >= 0 && vc >= 0 && r < t.nrows; r++)
+		if (strcmp(csv_cell(&t, r, (size_t)sc), strategy) == 0)
+			snprintf(v, sizeof(v), "%s", csv_cell(&t, r, (size_t)vc));
+	csv_free(&t);
+	return v;
+}
+
+static bool all_verdicts(const char *want, int skip)
+{
+	for (int c = 0; c < NCASES; c++)
+		if (c != skip && strcmp(verdict_of(strat[c]), want))
+			return false;
+	return true;
+}
+
+/* --------------------------------------------------------- cases -- */
+
+static void identical(const char *base)
+{
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "csv") == 0);
+	CHECK(all_verdicts("ok", -1));
+	CHECK(CHECK_CMD("--baseline", base, "--current", base) == 0);
+	CHECK(strstr(out_buf, "4 cases: 4 ok") != NULL);
+}
+
+static void slower_30(const char *base)
+{
+	struct synth s = synth_default(2);
+	const char *cur;
+
+	s.factor[1] = 1.3;
+	cur = synth_write("slower30", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(all_verdicts("ok", 1));
+	CHECK(strstr(out_buf, ",29.") != NULL);	/* change_pct of the 30% */
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur) == 1);
+	CHECK(strstr(out_buf, "copy/sendfile random 1M warm") != NULL);
+	/* Above the threshold or not: 40% is asked for. */
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--threshold", "40%", "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("sendfile"), "slower") == 0);
+}
+
+static void slower_5_and_faster(const char *base)
+{
+	struct synth s = synth_default(3);
+	const char *cur;
+
+	s.factor[0] = 1.05;
+	s.factor[2] = 0.8;
+	cur = synth_write("slower5", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("readwrite"), "slower") == 0);
+	CHECK(strcmp(verdict_of("copy_file_range"), "faster") == 0);
+	CHECK(strcmp(verdict_of("sendfile"), "ok") == 0);
+}
+
+/*
+ * The same distribution on both sides, 20 seeds: the machine swings +-20%
+ * from run to run (all cases of a run together, as on a shared runner) and
+ * each measurement +-3% on its own: never a regression, in either mode.
+ */
+static void noise_is_quiet(void)
+{
+	int regressions = 0;
+
+	for (uint64_t seed = 100; seed < 120; seed++) {
+		struct synth s = synth_default(seed);
+		char name[32];
+		const char *b, *c;
+		char bdir[512];
+
+		s.noise = 0.2;
+		s.jitter = 0.03;
+		snprintf(name, sizeof(name), "noise-b%llu", (unsigned long long)seed);
+		b = synth_write(name, &s);
+		snprintf(bdir, sizeof(bdir), "%s", b);
+		s.seed = seed + 1000;
+		snprintf(name, sizeof(name), "noise-c%llu", (unsigned long long)seed);
+		c = synth_write(name, &s);
+		regressions += CHECK_CMD("--baseline", bdir, "--current", c) != 0;
+		regressions += CHECK_CMD("--baseline", bdir, "--current", c, "--absolute") != 0;
+		/* Each measurement +-20% on its own: Holm keeps it quiet. */
+		s.jitter = 0.2;
+		s.seed = seed;
+		snprintf(name, sizeof(name), "noise-jb%llu", (unsigned long long)seed);
+		b = synth_write(name, &s);
+		snprintf(bdir, sizeof(bdir), "%s", b);
+		s.seed = seed + 1000;
+		snprintf(name, sizeof(name), "noise-jc%llu", (unsigned long long)seed);
+		c = synth_write(name, &s);
+		regressions += CHECK_CMD("--baseline", bdir, "--current", c) != 0;
+	}
+	CHECK_EQ_U64(regressions, 0);
+}
+
+static void syscalls_changed(const char *base)
+{
+	struct synth s = synth_default(4);
+	const char *cur;
+
+	s.syscall_plus = 2;
+	cur = synth_write("sys", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("copy_file_range"), "syscalls-changed") == 0);
+	CHECK(all_verdicts("ok", 2));
+	CHECK(strstr(out_buf, "total 23->24, read 11->12") != NULL);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--ignore-syscalls") == 0);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--only-syscalls") == 1);
+	CHECK(strstr(out_buf, "syscalls-changed") != NULL);
+}
+
+static void missing_and_new(const char *base)
+{
+	struct synth s = synth_default(5);
+	const char *cur;
+	char cdir[512];
+
+	s.drop = 0;
+	cur = synth_write("missing", &s);
+	snprintf(cdir, sizeof(cdir), "%s", cur);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cdir) == 2);
+	CHECK(strstr(err_buf, "copy/readwrite random 1M buf 128K warm") != NULL);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--allow-missing", "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("readwrite"), "missing") == 0);
+	CHECK(CHECK_CMD("--baseline", cdir, "--current", base, "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("readwrite"), "new") == 0);
+}
+
+/* The machine got 25% slower, code included: relative mode sees no change. */
+static void machine_slower(const char *base)
+{
+	struct synth s = synth_default(6);
+	const char *cur;
+
+	s.machine = 1.25;
+	cur = synth_write("machine", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 0);
+	CHECK(all_verdicts("ok", 3));
+	CHECK(strcmp(verdict_of("memcpy"), "slower") == 0);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur) == 0);
+	CHECK(strstr(out_buf, "memcpy itself +2") != NULL);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--absolute", "--format", "csv") == 1);
+	CHECK(all_verdicts("regression", -1));
+}
+
+static void baseline_file(const char *base)
+{
+	char file[512], runs[600];
+	struct synth s = synth_default(2);
+	const char *cur;
+
+	snprintf(file, sizeof(file), "%s/baseline.csv", test_tmpdir());
+	CHECK(run(check_baseline_cli, "baseline", "save", base, file, (char *)NULL) == 0);
+	CHECK(strstr(out_buf, "saved 4 cases (40 runs)") != NULL);
+	CHECK(CHECK_CMD("--baseline", file, "--current", base) == 0);
+	CHECK(strstr(out_buf, "4 cases: 4 ok") != NULL);
+	s.factor[1] = 1.3;
+	s.syscall_plus = 0;
+	cur = synth_write("vsfile", &s);
+	CHECK(CHECK_CMD("--baseline", file, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(strcmp(verdict_of("readwrite"), "syscalls-changed") == 0);
+	/* A runs.csv given as a file finds its syscalls.csv beside it. */
+	snprintf(runs, sizeof(runs), "%s/runs.csv", base);
+	CHECK(CHECK_CMD("--baseline", runs, "--current", file) == 0);
+	/* A baseline saved from a baseline is the same file. */
+	CHECK(run(check_baseline_cli, "baseline", "save", file, file, (char *)NULL) == 0);
+	CHECK(CHECK_CMD("--baseline", file, "--current", base, "--format", "csv") == 0);
+	CHECK(all_verdicts("ok", -1));
+	CHECK(run(check_baseline_cli, "baseline", "load", base, file, (char *)NULL) == 2);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void malformed(const char *base)
+{
+	char dir[512], path[600];
+
+	snprintf(dir, sizeof(dir), "%s/bad", test_tmpdir());
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/runs.csv", dir);
+	write_text(path, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync,rep,wall_ns\n"
+		   "copy,readwrite,random,1048576,131072,warm,0,0,0,1,\"1000\n");
+	CHECK(CHECK_CMD("--baseline", base, "--current", dir) == 2);
+	CHECK(strstr(err_buf, "unterminated quoted field") != NULL);
+	write_text(path, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync,rep,wall_ns\n"
+		   "copy,readwrite,random,1048576,131072,warm,0,0,0,1,fast\n");
+	CHECK(CHECK_CMD("--baseline", base, "--current", dir) == 2);
+	CHECK(strstr(err_buf, "line 2") != NULL);
+	write_text(path, "workload,strategy,rep,wall_ns\ncopy,readwrite,1,1000\n");
+	CHECK(CHECK_CMD("--baseline", base, "--current", dir) == 2);
+	CHECK(strstr(err_buf, "no column 'dataset'") != NULL);
+	write_text(path, "a,b\n1,2\n");
+	CHECK(CHECK_CMD("--baseline", path, "--current", base) == 2);
+	CHECK(strstr(err_buf, "not a runs.csv") != NULL);
+	snprintf(path, sizeof(path), "%s/nonexistent", test_tmpdir());
+	CHECK(CHECK_CMD("--baseline", path, "--current", base) == 2);
+	CHECK(strstr(err_buf, "nonexistent") != NULL);
+}
+
+static int count_lines(const char *err)
+{
+	int n = 0;
+
+	for (; *err; err++)
+		n += *err == '\n';
+	return n;
+}
+
+static void bad_options(const char *base)
+{
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--threshold", "ten") == 2);
+	CHECK(count_lines(err_buf) == 1 && strstr(err_buf, "--threshold"));
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--alpha=2") == 2);
+	CHECK(count_lines(err_buf) == 1 && strstr(err_buf, "--alpha"));
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "xml") == 2);
+	CHECK(count_lines(err_buf) == 1);
+	CHECK(CHECK_CMD("--baseline", base, "--frobnicate") == 2);
+	CHECK(count_lines(err_buf) == 1 && strstr(err_buf, "--frobnicate"));
+	CHECK(CHECK_CMD("--baseline", base) == 2);
+	CHECK(count_lines(err_buf) == 1);
+	CHECK(CHECK_CMD("--baseline", base, "--current") == 2);
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--threshold=5") == 0);
+	CHECK(CHECK_CMD("--help") == 0 && strstr(out_buf, "usage"));
+}
+
+static void alpha_unreachable(void)
+{
+	struct synth s = synth_default(7);
+	const char *b;
+	char bdir[512];
+
+	s.reps = 3;
+	b = synth_write("three", &s);
+	snprintf(bdir, sizeof(bdir), "%s", b);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir) == 0);
+	CHECK(strstr(err_buf, "smallest possible p-value is 0.05") != NULL);
+	CHECK(count_lines(err_buf) == 1);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--alpha", "0.1", "--uncorrected") == 0);
+	CHECK(err_buf[0] == '\0');
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--alpha", "0.3") == 0);
+	CHECK(err_buf[0] == '\0');
+}
+
+/* ------------------------------------------------------- formats -- */
+
+static void formats(const char *base)
+{
+	struct csv_table t;
+	char why[256];
+	const char *p;
+	int n = 0, bars = 0;
+
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "csv") == 0);
+	CHECK(csv_parse(out_buf, strlen(out_buf), &t, why, sizeof(why)) == 0);
+	CHECK_EQ_U64(t.nrows, NCASES);
+	CHECK(csv_col(&t, "verdict") >= 0 && csv_col(&t, "p_value") >= 0 &&
+	      csv_col(&t, "change_pct") >= 0 && csv_col(&t, "size_bytes") >= 0);
+	csv_free(&t);
+
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "json") == 0);
+	CHECK(out_buf[0] == '{' && strstr(out_buf, "\"cases\": [") && strstr(out_buf, "\"summary\""));
+	for (p = out_buf; (p = strstr(p, "{\"case\": ")); p++)
+		n++;
+	CHECK_EQ_U64(n, NCASES);
+	CHECK(strstr(out_buf, "\"exit\": 0") != NULL);
+
+	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "markdown") == 0);
+	CHECK(strncmp(out_buf, "| case", 6) == 0);
+	for (p = out_buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		bars += *p == '|';
+	CHECK_EQ_U64(bars, NCASES + 2);
+	CHECK(strstr(out_buf, "\n| --- |") != NULL);
+	CHECK(strstr(out_buf, "**bench check:**") != NULL);
+}
+
+int main(void)
+{
+	struct synth s = synth_default(1);
+	char base[512];
+
+	snprintf(base, sizeof(base), "%s", synth_write("base", &s));
+	identical(base);
+	slower_30(base);
+	slower_5_and_faster(base);
+	noise_is_quiet();
+	syscalls_changed(base);
+	missing_and_new(base);
+	machine_slower(base);
+	baseline_file(base);
+	malformed(base);
+	bad_options(base);
+	alpha_unreachable();
+	formats(base);
+	test_cleanup_dir();
+	return test_report("check_verdicts");
+}
