@@ -333,20 +333,48 @@ static int syscount_read_id(const char *dir, const char *event, uint64_t *id)
  * mounts it at its standard place: a benign, read-only use here, and the
  * same thing "perf trace" asks the administrator to do.
  */
-static const char *syscount_find_tracefs(void)
+static const char *syscount_find_tracefs(char *why, size_t n)
 {
 	static const char *const dirs[] = { SYSCOUNT_TRACEFS, "/sys/kernel/debug/tracing" };
 	uint64_t id;
 	size_t i;
+	int err;
 
-	for (i = 0; i < 2; i++)
-		if (!syscount_read_id(dirs[i], "raw_syscalls/sys_enter", &id))
+	for (i = 0; i < 2; i++) {
+		err = syscount_read_id(dirs[i], "raw_syscalls/sys_enter", &id);
+		if (!err)
 			return dirs[i];
-	if (geteuid() != 0 || mount("nodev", SYSCOUNT_TRACEFS, "tracefs", 0, NULL))
+		if (err == -EACCES) {
+			snprintf(why, n, "tracepoint ids under %s: Permission denied (tracefs is for root)", dirs[i]);
+			return NULL;
+		}
+	}
+	if (geteuid() != 0) {
+		snprintf(why, n, "no tracefs with raw_syscalls events (%s not mounted and not root to mount it)", SYSCOUNT_TRACEFS);
 		return NULL;
-	if (!syscount_read_id(SYSCOUNT_TRACEFS, "raw_syscalls/sys_enter", &id))
+	}
+	if (mount("nodev", SYSCOUNT_TRACEFS, "tracefs", 0, NULL)) {
+		snprintf(why, n, "mount -t tracefs nodev %s: %s", SYSCOUNT_TRACEFS, strerror(errno));
+		return NULL;
+	}
+	err = syscount_read_id(SYSCOUNT_TRACEFS, "raw_syscalls/sys_enter", &id);
+	if (!err)
 		return SYSCOUNT_TRACEFS;
+	snprintf(why, n, "no raw_syscalls:sys_enter tracepoint in tracefs: %s", strerror(-err));
 	return NULL;
+}
+
+static int syscount_perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 99;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 99;
+		fclose(f);
+	}
+	return v;
 }
 
 /* syscalls:sys_enter_<name>, or sys_enter_<name>64 (x86_64's sendfile64). */
@@ -416,8 +444,9 @@ static int syscount_perf_open_all(struct syscount_session *s, int *fd, bool inhe
 		fd[c] = syscount_perf_open(s->tp_id[c], c ? fd[0] : -1, inherit);
 		if (fd[c] < 0) {
 			err = -errno;
-			snprintf(why, n, "perf_event_open(%s tracepoint %llu): %s (perf_event_paranoid and CAP_PERFMON decide)",
-				 name, (unsigned long long)s->tp_id[c], strerror(-err));
+			snprintf(why, n, "perf_event_open(%s tracepoint %llu): %s (perf_event_paranoid=%d; needs <= 1, or CAP_PERFMON)",
+				 name, (unsigned long long)s->tp_id[c], strerror(-err),
+				 syscount_perf_paranoid());
 			goto out_close_all;
 		}
 		err = syscount_perf_filter(fd[c], s->tp_filter_nr[c]);
@@ -443,14 +472,11 @@ out_close_all:
  */
 static int syscount_perf_prepare(struct syscount_session *s, char *why, size_t n)
 {
-	const char *dir = syscount_find_tracefs();
+	const char *dir = syscount_find_tracefs(why, n);
 	int err;
 
-	if (!dir) {
-		snprintf(why, n, "no tracefs with raw_syscalls events (%s not mounted%s)",
-			 SYSCOUNT_TRACEFS, geteuid() ? " and not root to mount it" : " and mounting failed");
+	if (!dir)
 		return -ENOENT;
-	}
 	err = syscount_perf_plan(s, dir);
 	if (err) {
 		snprintf(why, n, "reading the raw_syscalls:sys_enter id under %s: %s", dir, strerror(-err));
