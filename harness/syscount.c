@@ -566,7 +566,7 @@ static int syscount_ptrace_probe(char *why, size_t n)
 		snprintf(why, n, "ptrace probe: waitpid: %s", strerror(errno));
 		kill(pid, SIGKILL);
 	} else if (WIFEXITED(status)) {
-		err = -WEXITSTATUS(status);
+		err = WEXITSTATUS(status) ? -WEXITSTATUS(status) : -ECHILD;
 		snprintf(why, n, "ptrace(PTRACE_TRACEME): %s", strerror(-err));
 		return err;
 	} else if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)SYSCOUNT_PTRACE_OPTIONS)) {
