@@ -207,7 +207,7 @@ static void print_counts(const struct copy_cmd *cc, const struct syscount *c)
 
 static int run_copy(struct copy_cmd *cc, struct syscount_session *sc)
 {
-	struct syscount counts = { 0 };
+	struct syscount counts = { 0 }, traced = { 0 };
 	struct rusage ru;
 	int fds[2], status = 0, err = -ECHILD;
 	pid_t pid;
@@ -224,15 +224,18 @@ static int run_copy(struct copy_cmd *cc, struct syscount_session *sc)
 		close(fds[0]);
 		return -errno;
 	}
+	/* Reap first: a traced child runs only while the tracer waits. */
+	if (sc)
+		syscount_wait(sc, pid, &status, &ru, &traced);
+	else
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			kill(pid, SIGKILL);
 	if (read(fds[0], &err, sizeof(err)) != sizeof(err) ||
 	    read(fds[0], &counts, sizeof(counts)) != sizeof(counts))
 		err = -ECHILD;
 	close(fds[0]);
-	if (sc)
-		syscount_wait(sc, pid, &status, &ru, &counts);
-	else
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			kill(pid, SIGKILL);
+	if (sc && strcmp(syscount_session_method(sc), "ptrace") == 0)
+		counts = traced;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 

@@ -192,6 +192,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		    struct run_result *res)
 {
 	struct child_report rep;
+	struct syscount traced = { 0 };
 	struct rusage ru;
 	char dst[PATH_MAX + 32];
 	int fds[2], status = 0, err;
@@ -218,10 +219,14 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	}
 	close(fds[1]);
 	fds[1] = -1;
-	reported = read_report(fds[0], &rep);
-	err = reap_child(r, pid, counting, &status, &ru, &rep.counts);
+	/* Reap first: a traced child is stopped at every syscall until the
+	 * tracer's wait loop lets it go; its small report waits in the pipe. */
+	err = reap_child(r, pid, counting, &status, &ru, &traced);
 	if (err)
 		goto out_remove_output;
+	reported = read_report(fds[0], &rep);
+	if (counting && strcmp(syscount_session_method(r->sc), "ptrace") == 0)
+		rep.counts = traced;
 	if (interrupt_signal) {
 		err = -EINTR;
 		goto out_remove_output;
