@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot.h - `bench plot [RESULTS_DIR]`: charts of a results folder, drawn by
+ * gnuplot from the scripts in plots/ (one .gp per chart), written as PNG and
+ * SVG next to the CSVs.
+ */
+#ifndef COPYBENCH_PLOT_H
+#define COPYBENCH_PLOT_H
+
+/*
+ * argv[0] is "plot". Returns the process exit code: 0 when every chart with
+ * data was drawn (charts without data are skipped with a line saying why),
+ * 1 on an error, 2 on a usage error or when gnuplot is not installed.
+ */
+int cmd_plot(int argc, char **argv);
+
+#endif

@@ -1,0 +1,19 @@
+# cpu-split.gp - where the CPU time of a copy goes: user against system time
+# per strategy (stacked), with the wall-clock median as a dot. A dot far
+# above its bar means the copy waited (for the disk, or for other work).
+#
+# Data (plot-cpu-split.dat): label  user_ms  sys_ms  wall_ms
+# Variables: datafile, out, fmt, plotsdir, ttl.
+load plotsdir.'/common.gp'
+set title ttl
+set style data histograms
+set style histogram rowstacked
+set boxwidth 0.7
+set ylabel 'time per copy (ms, median)'
+set xtics rotate by -30 left
+set bmargin 6
+set yrange [0:*]
+set key outside right top
+plot datafile using 2:xtic(1) lt 1 title 'user CPU', \
+     '' using 3 lt 2 title 'system CPU', \
+     '' using 0:4 with points lc rgb '#222222' pt 7 title 'wall clock'

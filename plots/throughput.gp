@@ -1,0 +1,24 @@
+# throughput.gp - median throughput per strategy, fastest first, with
+# min-max whiskers; one panel per workload. Strategies that could not run
+# here appear as empty bars marked "unavailable" (or "failed").
+#
+# Data (plot-throughput.dat), one block per workload, in panel order:
+#   label  median_MiB/s  slowest_MiB/s  fastest_MiB/s  note
+# Variables: datafile, out, fmt, plotsdir, ttl (title), panels (one quoted
+# panel title per block), nblocks.
+h = 160 + 440 * nblocks
+load plotsdir.'/common.gp'
+set multiplot layout nblocks,1 title ttl
+set ylabel 'throughput (MiB/s; bar: median, whiskers: min-max)'
+set xtics rotate by -30 left
+set yrange [0:*]
+set offsets 0.6, 0.6, 0, 0
+set boxwidth 0.7
+set bmargin 6
+do for [i = 0:nblocks - 1] {
+	set title word(panels, i + 1)
+	plot datafile index i using 0:2:xtic(1) with boxes lt 1 notitle, \
+	     '' index i using 0:2:3:4 with yerrorbars lc rgb '#222222' pt 0 notitle, \
+	     '' index i using 0:(0):5 with labels rotate left offset 0,0.5 tc rgb '#c44e52' notitle
+}
+unset multiplot

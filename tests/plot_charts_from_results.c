@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_charts_from_results.c - `bench plot` on synthetic results folders:
+ * a full one (several strategies, sizes, buffers, both cache states, a
+ * hyperfine export) yields every chart as PNG and SVG; a one-size folder
+ * skips size-scaling with a line saying why and leaves no file; without an
+ * argument the latest folder under results/ is used.
+ */
+#include "plot.h"
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const charts[] = {
+	"throughput", "buffer-sweep", "syscalls-vs-speed", "size-scaling",
+	"cpu-split", "warm-vs-cold", "hyperfine",
+};
+#define NCHARTS (sizeof(charts) / sizeof(charts[0]))
+
+static const char summary_header[] =
+	"workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,"
+	"part_size,fsync,runs,median_ns,min_ns,max_ns,mean_ns,stddev_ns,cv,"
+	"mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,"
+	"pct_of_limit,status,host,kernel,fs_type,cpu_model\n";
+
+/* One summary row; speed in MiB/s sets the times. */
+static void put_row(FILE *f, const char *wl, const char *strategy, unsigned long long size,
+		    unsigned long long buffer, const char *cache, double mibs, double spm)
+{
+	double ns = (double)size / 1048576.0 / mibs * 1e9;
+
+	fprintf(f, "%s,%s,random,%llu,%llu,%s,0,0,0,3,%.0f,%.0f,%.0f,%.0f,%.0f,0.01,%.1f,1.00,"
+		"%.0f,%.2f,%.0f,%.0f,,ok,testhost,6.1.0-test,ext4,\"Test CPU, 2 cores\"\n",
+		wl, strategy, size, buffer, cache, ns, ns * 0.95, ns * 1.1, ns, ns * 0.03, mibs,
+		spm * (double)size / 1048576.0, spm, ns * 0.1, ns * 0.6);
+}
+
+static void put_unavailable(FILE *f, const char *wl, const char *strategy,
+			    unsigned long long size, const char *cache)
+{
+	fprintf(f, "%s,%s,random,%llu,0,%s,0,0,0,0,,,,,,,,,,,,,,"
+		"\"unavailable: no io_uring here, kernel too old\",testhost,6.1.0-test,ext4,"
+		"\"Test CPU, 2 cores\"\n", wl, strategy, size, cache);
+}
+
+static void write_summary(const char *dir, bool full)
+{
+	static const unsigned long long buffers[] = { 8192, 65536, 4194304 };
+	unsigned long long sizes[] = { 1048576, 67108864 };
+	const char *caches[] = { "warm", "cold" };
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(summary_header, f);
+	for (int s = 0; s < (full ? 2 : 1); s++) {
+		for (int c = 0; c < (full ? 2 : 1); c++) {
+			double k = c ? 0.3 : 1.0;
+
+			for (int b = 0; b < 3; b++)
+				put_row(f, "copy", "readwrite", sizes[s], buffers[b], caches[c],
+					k * (900 + 300 * b), 2.0 * 1048576 / (double)buffers[b]);
+			put_row(f, "copy", "mmap", sizes[s], 0, caches[c], k * 1500, 3);
+			put_row(f, "copy", "copy_file_range", sizes[s], 0, caches[c], k * 2500, 0.02);
+			put_unavailable(f, "copy", "io_uring", sizes[s], caches[c]);
+			put_row(f, "split", "copy_file_range", sizes[s], 0, caches[c], k * 2000, 0.1);
+			put_row(f, "split", "readwrite", sizes[s], 65536, caches[c], k * 700, 32);
+		}
+	}
+	fclose(f);
+}
+
+static void write_hyperfine(const char *dir)
+{
+	static const char *const states[] = { "warm", "cold" };
+	char path[1024];
+
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/hyperfine-%s.csv", dir, states[i]);
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		fputs("command,mean,stddev,median,user,system,min,max\n", f);
+		fprintf(f, "bench:readwrite,%f,0.001,0.02,0.001,0.01,0.019,0.03\n", 0.02 + i * 0.05);
+		fprintf(f, "cp,%f,0.001,0.02,0.001,0.01,0.019,0.03\n", 0.021 + i * 0.05);
+		fprintf(f, "dd-128K,%f,0.002,0.02,0.001,0.01,0.019,0.03\n", 0.025 + i * 0.05);
+		fclose(f);
+	}
+}
+
+/* Runs cmd_plot with stdout sent to out_path; returns its exit code. */
+static int run_plot(int argc, char **argv, const char *out_path)
+{
+	int saved, fd, ret;
+
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	ret = cmd_plot(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return ret;
+}
+
+static bool file_starts_with(const char *path, const char *magic, size_t n)
+{
+	char buf[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f)
+		return false;
+	got = fread(buf, 1, n, f);
+	fclose(f);
+	return got == n && memcmp(buf, magic, n) == 0;
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t got;
+
+	if (!f)
+		return false;
+	got = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[got] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+static bool chart_exists(const char *dir, const char *chart, const char *ext)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, chart, ext);
+	return access(path, F_OK) == 0;
+}
+
+static void check_chart(const char *dir, const char *chart)
+{
+	char png[512], svg[512];
+	bool svg_ok;
+
+	snprintf(png, sizeof(png), "%s/%s.png", dir, chart);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, chart);
+	CHECK(file_starts_with(png, "\x89PNG\r\n\x1a\n", 8));
+	svg_ok = file_starts_with(svg, "<?xml", 5) || file_starts_with(svg, "<svg", 4);
+	CHECK(svg_ok);
+	if (!svg_ok || !file_starts_with(png, "\x89PNG", 4))
+		fprintf(stderr, "chart %s: missing or malformed\n", chart);
+}
+
+static void test_full_folder(const char *tmp)
+{
+	char dir[512], out[512];
+	char *argv[] = { "plot", dir, NULL };
+
+	snprintf(dir, sizeof(dir), "%s/20250101T000000Z-full", tmp);
+	snprintf(out, sizeof(out), "%s/full.out", tmp);
+	CHECK(mkdir(dir, 0755) == 0);
+	write_summary(dir, true);
+	write_hyperfine(dir);
+	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	for (size_t i = 0; i < NCHARTS; i++)
+		check_chart(dir, charts[i]);
+	CHECK(!file_contains(out, "skipped"));
+}
+
+static void test_one_size(const char *tmp)
+{
+	char dir[512], out[512];
+	char *argv[] = { "plot", dir, NULL };
+
+	snprintf(dir, sizeof(dir), "%s/20250102T000000Z-one", tmp);
+	snprintf(out, sizeof(out), "%s/one.out", tmp);
+	CHECK(mkdir(dir, 0755) == 0);
+	write_summary(dir, false);
+	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	check_chart(dir, "throughput");
+	check_chart(dir, "buffer-sweep");
+	CHECK(!chart_exists(dir, "size-scaling", "png"));
+	CHECK(!chart_exists(dir, "size-scaling", "svg"));
+	CHECK(!chart_exists(dir, "warm-vs-cold", "png"));
+	CHECK(file_contains(out, "size-scaling: skipped: only one size was run (1M)"));
+	CHECK(file_contains(out, "warm-vs-cold: skipped:"));
+	CHECK(file_contains(out, "hyperfine: skipped:"));
+}
+
+/* No argument: the last folder in name order under ./results. */
+static void test_latest_folder(const char *tmp)
+{
+	char results[512], older[600], newer[600], out[512], cwd[512];
+	char *argv[] = { "plot", NULL };
+
+	snprintf(results, sizeof(results), "%s/proj/results", tmp);
+	snprintf(older, sizeof(older), "%s/20250101T000000Z-a", results);
+	snprintf(newer, sizeof(newer), "%s/20250301T000000Z-b", results);
+	snprintf(out, sizeof(out), "%s/latest.out", tmp);
+	CHECK(mkdir(results, 0755) == 0);
+	CHECK(mkdir(older, 0755) == 0 && mkdir(newer, 0755) == 0);
+	write_summary(older, false);
+	write_summary(newer, false);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(chdir(results) == 0 && chdir("..") == 0);
+	CHECK_EQ_U64(run_plot(1, argv, out), 0);
+	CHECK(chdir(cwd) == 0);
+	CHECK(chart_exists(newer, "throughput", "png"));
+	CHECK(!chart_exists(older, "throughput", "png"));
+}
+
+int main(void)
+{
+	const char *src = getenv("SOURCE_DIR");
+	const char *tmp = test_tmpdir();
+	char plots[512], proj[512];
+
+	if (src) {
+		snprintf(plots, sizeof(plots), "%s/plots", src);
+		setenv("COPYBENCH_PLOTS_DIR", plots, 1);
+	}
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+		printf("plot_charts_from_results: skipped: gnuplot is not installed\n");
+		test_cleanup_dir();
+		return 77;
+	}
+	snprintf(proj, sizeof(proj), "%s/proj", tmp);
+	mkdir(proj, 0755);
+	test_full_folder(tmp);
+	test_one_size(tmp);
+	test_latest_folder(tmp);
+	test_cleanup_dir();
+	return test_report("plot_charts_from_results");
+}

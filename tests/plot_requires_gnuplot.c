@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_requires_gnuplot.c - with no gnuplot in PATH, `bench plot` prints one
+ * line saying so and exits 2, before touching the results.
+ */
+#include "plot.h"
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Runs cmd_plot with stderr sent to err_path; returns its exit code. */
+static int run_plot_stderr(char **argv, const char *err_path)
+{
+	int saved, fd, ret;
+
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
+	ret = cmd_plot(2, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return ret;
+}
+
+int main(void)
+{
+	const char *tmp = test_tmpdir();
+	char empty[512], dir[512], err[512], text[1024] = "";
+	char *argv[] = { "plot", dir, NULL };
+	size_t got = 0, lines = 0;
+	FILE *f;
+
+	snprintf(empty, sizeof(empty), "%s/empty-bin", tmp);
+	snprintf(dir, sizeof(dir), "%s/20250101T000000Z-host", tmp);
+	snprintf(err, sizeof(err), "%s/stderr", tmp);
+	CHECK(mkdir(empty, 0755) == 0);
+	CHECK(mkdir(dir, 0755) == 0);
+	setenv("PATH", empty, 1);
+
+	CHECK_EQ_U64(run_plot_stderr(argv, err), 2);
+	f = fopen(err, "r");
+	CHECK(f != NULL);
+	if (f) {
+		got = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+	}
+	text[got] = '\0';
+	for (size_t i = 0; i < got; i++)
+		lines += text[i] == '\n';
+	CHECK_EQ_U64(lines, 1);
+	CHECK(strstr(text, "gnuplot not found") != NULL);
+	test_cleanup_dir();
+	return test_report("plot_requires_gnuplot");
+}
