@@ -41,6 +41,23 @@ struct copy_cmd {
 	uint64_t size;
 };
 
+static const char copy_help[] =
+"usage: bench copy --strategy S [options] SRC DST\n"
+"\n"
+"Copies the regular file SRC to DST with one strategy and exits: for timing\n"
+"whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
+"written beside DST and renamed into place only when it is complete.\n"
+"\n"
+"  --strategy S        a strategy from `bench list` (required)\n"
+"  --buffer B          buffer or block size for buffered strategies (default: the strategy's)\n"
+"  --queue-depth N     io_uring queue depth\n"
+"  --threads N         parallel strategy threads\n"
+"  --fsync             fdatasync DST before it counts as copied\n"
+"  --force             replace an existing DST (never SRC itself)\n"
+"  --count-syscalls    print the system calls the copy made (perf counters or ptrace)\n"
+"\n"
+"Exit status: 0 copied; 1 the copy failed (DST left untouched); 2 usage error.\n";
+
 static int copy_usage(const char *why, const char *arg)
 {
 	if (arg)
@@ -60,6 +77,7 @@ static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
 		{ "force", no_argument, NULL, 'f' },
 		{ "fsync", no_argument, NULL, 'y' },
 		{ "count-syscalls", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
@@ -87,6 +105,9 @@ static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
 		case 'f': cc->force = true; break;
 		case 'y': cc->fsync = true; break;
 		case 'c': cc->count = true; break;
+		case 'h':
+			fputs(copy_help, stdout);
+			return -1;
 		default:
 			return copy_usage(opt == ':' ? "missing value for" : "unknown option",
 					  argv[optind - 1]);
@@ -292,7 +313,7 @@ int cmd_copy(int argc, char **argv)
 
 	ret = parse_copy_args(argc, argv, &cc);
 	if (ret)
-		return ret;
+		return ret < 0 ? 0 : ret;
 	if (strategy_probe(cc.s, ".", why, sizeof(why))) {
 		fprintf(stderr, "bench copy: %s is unavailable: %s\n", cc.s->name, why);
 		return 1;

@@ -58,9 +58,12 @@ static void count_line(const char *line, uint64_t *counts)
 	const char *p = strchr(line, ' ');
 	size_t i, len;
 
-	if (!p || p[1] == '<' || p[1] == '+' || p[1] == '-')
+	if (!p)
 		return;
-	p++;
+	while (*p == ' ')	/* strace pads the pid column */
+		p++;
+	if (*p == '<' || *p == '+' || *p == '-')
+		return;
 	len = strcspn(p, "(");
 	for (i = 0; i < NCOMPARED; i++)
 		if (strlen(compared[i]) == len && !strncmp(p, compared[i], len))
