@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int test_failures;
@@ -47,4 +48,31 @@ void test_cleanup_dir(void)
 	if (tmpdir[0])
 		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	tmpdir[0] = '\0';
+}
+
+int test_run(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+	size_t got = 0;
+	int status;
+
+	if (!p)
+		return -1;
+	if (out && n) {
+		got = fread(out, 1, n - 1, p);
+		out[got] = '\0';
+	}
+	while (fgetc(p) != EOF)
+		;
+	status = pclose(p);
+	if (status == -1 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+const char *test_bench(void)
+{
+	const char *b = getenv("BENCH");
+
+	return b && *b ? b : NULL;
 }

@@ -31,5 +31,13 @@ int test_report(const char *name);
 /* A fresh temporary directory for the test (removed by test_cleanup_dir). */
 const char *test_tmpdir(void);
 void test_cleanup_dir(void);
+/*
+ * Runs a shell command, capturing its standard output (up to n - 1 bytes,
+ * NUL-terminated) into out; returns its exit status, or -1 if it could not
+ * run or was killed.
+ */
+int test_run(const char *cmd, char *out, size_t n);
+/* The `bench` executable under test (env BENCH), or NULL. */
+const char *test_bench(void);
 
 #endif
