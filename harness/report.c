@@ -334,7 +334,10 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		format_size(c->buffer, buf, sizeof(buf));
 	if (c->channel)
 		snprintf(batch, sizeof(batch), c->batch_lines ? "%u" : "buf", c->batch_lines);
-	if (c->counts.valid) {
+	if (c->wl->uncounted) {
+		snprintf(sc, sizeof(sc), "-");
+		snprintf(per, sizeof(per), "-");
+	} else if (c->counts.valid) {
 		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
 		if (c->size)
 			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->size / MIB));

@@ -327,7 +327,7 @@ static void run_case_round(struct runner *r, struct bench_case *c, unsigned roun
 		return;
 	if (measured && c->nruns >= *target)
 		return;
-	err = runner_run_once(r, c, round == 0 && r->sc, &res);
+	err = runner_run_once(r, c, round == 0 && r->sc && !c->wl->uncounted, &res);
 	if (err == -EINTR && interrupt_signal)
 		return;
 	if (err) {

@@ -212,6 +212,7 @@ const struct workload workload_limit = {
 	.description = "machine limits: hot memcpy (1 thread, all CPUs) and a cold O_DIRECT device read",
 	.default_dataset = DATASET_RANDOM,
 	.own_variants = limit_variants,
+	.uncounted = 1,
 	.prepare = limit_prepare,
 	.setup = limit_setup,
 	.run = limit_run,

@@ -39,6 +39,8 @@ struct workload {
 	/* Workloads whose variants are neither strategies nor channels (the
 	 * limit rows) list them here, NULL-terminated. */
 	const char *const *own_variants;
+	/* True when syscall counts would mean nothing (the limit rows). */
+	int uncounted;
 	/*
 	 * Parent, once per case before any run: compute what verify() needs
 	 * (stored in the case) and refuse impossible cases. 0 or -errno with

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# syscall-gate.sh - fail when a strategy's system calls changed.
+#
+# Runs a small copy benchmark and compares its exact syscall counts with the
+# committed baseline results/baseline/ci-syscalls.csv (bench check
+# --only-syscalls). A change that adds or removes a system call anywhere in a
+# strategy fails, however small its effect on time.
+#
+#   tools/syscall-gate.sh            compare (exit 1 on a change)
+#   tools/syscall-gate.sh --update   re-record the baseline after an intended change
+#
+# io_uring (io_uring_enter depends on when completions arrive) and parallel
+# (futex and thread start-up depend on scheduling) make timing-dependent
+# numbers of calls, so they are left out of the gate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench=${BENCH:-build/bench}
+baseline=results/baseline/ci-syscalls.csv
+strategies=copy_file_range,direct,full-buffer,lines,mmap,mmap-memcpy,readwrite,sendfile,splice,stdio
+work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-gate-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+"$bench" --workload copy --strategy "$strategies" --size 8M --repeat 1 --warmup 1 \
+	--no-limits --quiet --syscalls auto --dir "$work/data" --out "$work/run" >/dev/null
+if [ "${1:-}" = "--update" ]; then
+	mkdir -p "$(dirname "$baseline")"
+	"$bench" baseline save "$work/run" "$baseline"
+	echo "syscall-gate: baseline written to $baseline" >&2
+	exit 0
+fi
+exec "$bench" check --only-syscalls --baseline "$baseline" --current "$work/run"
