@@ -5,9 +5,13 @@
 #include <string.h>
 
 extern const struct workload workload_copy;
+extern const struct workload workload_split;
+extern const struct workload workload_transform;
 
 const struct workload *const workload_table[] = {
 	&workload_copy,
+	&workload_split,
+	&workload_transform,
 };
 
 const size_t workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
