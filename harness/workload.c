@@ -6,9 +6,13 @@
 
 extern const struct workload workload_copy;
 extern const struct workload workload_limit;
+extern const struct workload workload_split;
+extern const struct workload workload_transform;
 
 const struct workload *const workload_table[] = {
 	&workload_copy,
+	&workload_split,
+	&workload_transform,
 	&workload_limit,
 };
 

@@ -62,6 +62,8 @@ struct copy_job;
 void case_fill_job(const struct bench_case *c, struct copy_job *job);
 int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		     char *why, size_t n);
+/* wl_split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
+void split_part_path(const char *dst, unsigned idx, char *out, size_t n);
 
 extern const struct workload *const workload_table[];
 extern const size_t workload_count;
