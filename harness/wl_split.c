@@ -141,7 +141,7 @@ static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 	int fd, err;
 
 	split_part_path(ctx->dst, idx, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(ctx->msg, sizeof(ctx->msg), "create %.180s: %s", path, strerror(errno));
 		return -errno;
