@@ -452,7 +452,13 @@ void report_print_json(FILE *f, const struct runner *r, const struct case_summar
 			c->fsync, c->nruns, s->st.median, s->st.min, s->st.max, s->st.mean,
 			s->st.stddev, s->st.cv, s->mib_per_s, s->ratio);
 		if (c->counts.valid)
-			fprintf(f, "%llu", (unsigned long long)c->counts.total);
+			fprintf(f, "%llu, \"syscalls_per_mib\": %.3f", (unsigned long long)c->counts.total,
+				c->size ? (double)c->counts.total / ((double)c->size / MIB) : 0.0);
+		else
+			fprintf(f, "null, \"syscalls_per_mib\": null");
+		fprintf(f, ", \"user_ns\": %.0f, \"sys_ns\": %.0f, \"pct_of_limit\": ", s->user_ns, s->sys_ns);
+		if (s->pct_of_limit >= 0)
+			fprintf(f, "%.1f", s->pct_of_limit);
 		else
 			fprintf(f, "null");
 		fprintf(f, ", \"status\": ");
