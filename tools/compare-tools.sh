@@ -4,7 +4,9 @@
 # compare-tools.sh - is each strategy as fast as the best public tool that
 # uses its technique? Times whole processes with hyperfine on one warm file:
 #
-#   bench copy --strategy copy_file_range     vs  cp --reflink=never
+#   bench copy --strategy copy_file_range     vs  cp --reflink=never, and cp
+#       (coreutils 9.x: --reflink=never is a 128 KiB read/write loop, the
+#       default --reflink=auto tries FICLONE, then copy_file_range)
 #   bench copy --strategy readwrite --buffer 128K  vs  dd bs=128K
 #   bench copy --strategy readwrite --buffer 4M    vs  dd bs=4M
 #   bench copy --strategy io_uring  --buffer B     vs  readwrite --buffer B
@@ -84,6 +86,7 @@ cmds=(
 	"startup	$bench copy --strategy readwrite empty dst"
 	"bench-copy_file_range	$bench copy --strategy copy_file_range src dst"
 	"cp-reflink-never	cp --reflink=never src dst"
+	"cp-reflink-auto	cp src dst"
 	"bench-readwrite-128K	$bench copy --strategy readwrite --buffer 128K src dst"
 	"dd-bs128K	dd if=src of=dst bs=128K status=none"
 	"bench-readwrite-4M	$bench copy --strategy readwrite --buffer 4M src dst"
@@ -146,6 +149,7 @@ row() {
 	printf '\n| ours | median ms | reference | median ms | ratio | not slower (2%% noise) |\n'
 	printf '| --- | ---: | --- | ---: | ---: | --- |\n'
 	row bench-copy_file_range cp-reflink-never
+	row bench-copy_file_range cp-reflink-auto
 	row bench-readwrite-128K dd-bs128K
 	row bench-readwrite-4M dd-bs4M
 	for b in "${ubufs[@]}"; do
