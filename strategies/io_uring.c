@@ -50,7 +50,7 @@
  * run inline too.
  *
  * Tuning (defaults when the job leaves them 0; the harness passes --buffer
- * and --queue-depth when given). Chosen from warm 200 MiB copies on ext4
+ * and --queue-depth when given, and .default_buffer, 1 MiB, otherwise). Chosen from warm 200 MiB copies on ext4
  * (2 cores, Linux 6.18), interleaved runs, medians:
  *   - Block size 1 MiB. 128 KiB blocks were the slowest in every batch
  *     (per-request cost on cached data); 256 KiB and 1 MiB were within noise
@@ -428,6 +428,7 @@ const struct copy_strategy strategy_io_uring = {
 	.description = "io_uring READ_FIXED linked to WRITE_FIXED per block, registered buffers and files, ring kept full",
 	.syscalls = "io_uring_setup,io_uring_register,io_uring_enter,mmap,munmap,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
+	.default_buffer = 1u << 20,	/* URING_DEFAULT_BLOCK, also in builds without liburing */
 	.probe = uring_probe,
 	.copy = uring_copy,
 };
