@@ -53,6 +53,9 @@ struct bench_case {
 	struct run_result *runs;
 	size_t nruns;
 	struct syscount counts;	/* from the untimed counting pass */
+	/* A verified output shared extents with the source (FIEMAP): the
+	 * filesystem cloned instead of copying, so the time is no copy speed. */
+	bool shared_extents;
 };
 
 #endif

@@ -168,7 +168,7 @@ static void write_runs(struct csv_writer *w, const struct runner *r)
 static void write_summary(struct csv_writer *w, const struct runner *r,
 			  const struct case_summary *sums)
 {
-	csv_header(w, "runs,median_ns,min_ns,max_ns,mean_ns,stddev_ns,cv,mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,pct_of_limit,status");
+	csv_header(w, "runs,median_ns,min_ns,max_ns,mean_ns,stddev_ns,cv,mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,pct_of_limit,status,shared_extents");
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
 		const struct case_summary *s = &sums[i];
@@ -197,6 +197,7 @@ static void write_summary(struct csv_writer *w, const struct runner *r,
 			csv_str(w, "");
 		report_status(c, status, sizeof(status));
 		csv_str(w, status);
+		csv_u64(w, c->shared_extents);
 		csv_env(w, &r->env);
 	}
 }
@@ -349,9 +350,10 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->variant, buf, batch, c->why);
 		return;
 	}
-	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %7.2fx %9s %8s %7s %zu/%zu\n",
+	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %7.2fx %9s %8s %7s %zu/%zu%s\n",
 		c->variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, s->ratio,
-		sc, per, lim, verified, c->nruns);
+		sc, per, lim, verified, c->nruns,
+		c->shared_extents ? "  shared extents: cloned, not a copy speed" : "");
 }
 
 static void print_unavailable(FILE *f, const struct runner *r)
@@ -461,7 +463,7 @@ void report_print_json(FILE *f, const struct runner *r, const struct case_summar
 			fprintf(f, "%.1f", s->pct_of_limit);
 		else
 			fprintf(f, "null");
-		fprintf(f, ", \"status\": ");
+		fprintf(f, ", \"shared_extents\": %s, \"status\": ", c->shared_extents ? "true" : "false");
 		json_str(f, status);
 		fprintf(f, "}%s\n", i + 1 < r->ncases ? "," : "");
 	}

@@ -246,6 +246,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		goto out_remove_output;
 	}
 	res->verified = true;
+	if (c->wl->inspect)
+		c->wl->inspect(c, dst);
 	if (counting)
 		c->counts = rep.counts;
 

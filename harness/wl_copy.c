@@ -4,14 +4,23 @@
  * one copy strategy. The files are opened before the clock starts and closed
  * after it stops; only the strategy's copy (and, with --fsync, fdatasync of
  * the destination) is timed.
+ *
+ * After a verified run the parent asks FIEMAP whether the output shares
+ * extents with another file: copy_file_range on btrfs, or on XFS with
+ * reflink, clones instead of copying, and such a time measures metadata
+ * work, not a copy. The case records it (shared_extents) for the report.
  */
 #include "plan.h"
 #include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +121,68 @@ static int copy_verify(const struct bench_case *c, const char *dst, char *why, s
 	return verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
 }
 
+#define FIEMAP_BATCH 64
+
+/* Walks the extent map of fd, FIEMAP_BATCH extents per call, until one is
+ * shared or the last one is seen. No FIEMAP_FLAG_SYNC: delayed-allocation
+ * extents are reported as such (never shared), and forcing them to disk
+ * would put the output's writeback into the next run's measurement. */
+static int fiemap_any_shared(int fd, bool *shared)
+{
+	size_t sz = sizeof(struct fiemap) + FIEMAP_BATCH * sizeof(struct fiemap_extent);
+	struct fiemap *fm = malloc(sz);
+	uint64_t start = 0;
+	int err = 0;
+
+	if (!fm)
+		return -ENOMEM;
+	*shared = false;
+	for (;;) {
+		const struct fiemap_extent *last;
+
+		memset(fm, 0, sz);
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_extent_count = FIEMAP_BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
+			err = errno == ENOTTY ? -EOPNOTSUPP : -errno;
+			break;
+		}
+		if (fm->fm_mapped_extents == 0)
+			break;
+		for (unsigned i = 0; i < fm->fm_mapped_extents && !*shared; i++)
+			*shared = fm->fm_extents[i].fe_flags & FIEMAP_EXTENT_SHARED;
+		last = &fm->fm_extents[fm->fm_mapped_extents - 1];
+		if (*shared || (last->fe_flags & FIEMAP_EXTENT_LAST))
+			break;
+		start = last->fe_logical + last->fe_length;
+	}
+	free(fm);
+	return err;
+}
+
+int file_shares_extents(const char *path, bool *shared)
+{
+	int fd, err;
+
+	*shared = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = fiemap_any_shared(fd, shared);
+	close(fd);
+	return err;
+}
+
+/* Any verified run that cloned marks the case; FIEMAP refused: not shared. */
+static void copy_inspect(struct bench_case *c, const char *dst)
+{
+	bool shared = false;
+
+	if (file_shares_extents(dst, &shared) == 0 && shared)
+		c->shared_extents = true;
+}
+
 static void copy_remove_output(const struct bench_case *c, const char *dst)
 {
 	(void)c;
@@ -127,5 +198,6 @@ const struct workload workload_copy = {
 	.run = copy_run,
 	.teardown = copy_teardown,
 	.verify = copy_verify,
+	.inspect = copy_inspect,
 	.remove_output = copy_remove_output,
 };

@@ -12,6 +12,7 @@
 #define COPYBENCH_WORKLOAD_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,11 @@ struct workload {
 	/* Parent, after the child exited 0: 0 when the output is right. */
 	int (*verify)(const struct bench_case *c, const char *dst,
 		      char *why, size_t n);
+	/*
+	 * Parent, optional: after a verified run and before remove_output(),
+	 * record what the output is made of (shared extents) in the case.
+	 */
+	void (*inspect)(struct bench_case *c, const char *dst);
 	/* Parent: remove whatever run() may have created at dst. */
 	void (*remove_output)(const struct bench_case *c, const char *dst);
 };
@@ -64,6 +70,12 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		     char *why, size_t n);
 /* wl_split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
 void split_part_path(const char *dst, unsigned idx, char *out, size_t n);
+/*
+ * Does the file at path share any extent with another file (FIEMAP's
+ * FIEMAP_EXTENT_SHARED: a reflink or a copy_file_range that cloned instead
+ * of copying)? 0 with *shared set, or -errno (-EOPNOTSUPP: no FIEMAP).
+ */
+int file_shares_extents(const char *path, bool *shared);
 
 extern const struct workload *const workload_table[];
 extern const size_t workload_count;

@@ -16,7 +16,8 @@
  *
  * Tuning:
  *   - Pipe capacity: F_SETPIPE_SZ to min(job->buffer_size,
- *     /proc/sys/fs/pipe-max-size); 1 MiB when no buffer size is given (Go
+ *     /proc/sys/fs/pipe-max-size); 1 MiB when no buffer size is given
+ *     (.default_buffer, which the harness passes then; Go
  *     enlarges its pipes to 1 MiB: the default 64 KiB pipe costs 16x the
  *     splice calls). The kernel rounds up to a power of two pages; the size
  *     actually granted (F_GETPIPE_SZ) bounds each round. A failed resize
@@ -179,6 +180,7 @@ const struct copy_strategy strategy_splice = {
 	.description = "splice(2) source -> pipe (up to 1 MiB, F_SETPIPE_SZ) -> destination, explicit offsets",
 	.syscalls = "pipe2,fcntl,splice,openat,read,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
+	.default_buffer = SPLICE_DEFAULT_PIPE,
 	.probe = splice_probe,
 	.copy = splice_copy,
 };
