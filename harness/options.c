@@ -54,7 +54,7 @@ void options_usage(FILE *f)
 "usage: bench [options]                 measure copy strategies (see below)\n"
 "       bench list                      strategies, channels, workloads; availability here\n"
 "       bench copy --strategy S [--buffer B] [--force] [--count-syscalls] SRC DST\n"
-"       bench gen KIND SIZE FILE [--seed N]   write a dataset file\n"
+"       bench gen KIND SIZE FILE [--seed N] [--force]   write a dataset file\n"
 "       bench evict FILE                drop FILE from the page cache (no root needed)\n"
 "       bench check --baseline B --current C   compare results for regressions\n"
 "       bench baseline save RESULTS FILE  store a compact baseline to commit\n"
