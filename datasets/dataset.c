@@ -44,7 +44,7 @@
 #define DATASET_MIN_POOLED	4	/* fewer blocks: generate inline */
 #define DATASET_FORMAT		1
 #define TEXT_MIN_LINE		10
-#define TEXT_MAX_LINE		64
+#define TEXT_MAX_LINE		DATASET_TEXT_MAX_LINE
 
 static const char *const dataset_kind_names[DATASET_KIND_COUNT] = {
 	[DATASET_RANDOM] = "random",
@@ -65,6 +65,8 @@ static const char text_alphabet[] =
 	"                        "
 	".,;:!?'\"-()/&%#@";
 _Static_assert(sizeof(text_alphabet) == 129, "text alphabet must hold 128 characters");
+
+volatile sig_atomic_t *dataset_stop;
 
 /* Never written: the content of holes and of zero datasets. */
 static char dataset_zeros[DATASET_BLOCK];
@@ -243,6 +245,8 @@ static int gen_consume(struct gen_ctx *g, uint64_t b, const char *buf)
 	size_t data = block_data_len(g->kind, len);
 	int ret;
 
+	if (dataset_stop && *dataset_stop)
+		return -EINTR;
 	ret = gen_pwrite(g->fd, buf, data, b * DATASET_BLOCK);
 	if (ret)
 		return ret;
@@ -642,8 +646,31 @@ static int dataset_mkdirs(const char *dir)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+int dataset_foreign(const struct dataset *d, const char *dir, char *path, size_t n)
+{
+	char name[128], manifest[PATH_MAX + 16];
+	struct manifest m;
+	struct stat st;
+	int ours;
+
+	dataset_file_name(d, name, sizeof(name));
+	snprintf(path, n, "%s/%s", dir, name);
+	snprintf(manifest, sizeof(manifest), "%s.manifest", path);
+	ours = manifest_read(manifest, &m) == 0 &&
+	       strcmp(m.kind, dataset_kind_name(d->kind)) == 0 &&
+	       m.size == d->size && m.seed == d->seed;
+	if (lstat(path, &st) == 0)	/* the data file: ours and regular */
+		return !ours || !S_ISREG(st.st_mode);
+	if (lstat(manifest, &st) == 0 && !ours) {	/* a stranger's .manifest */
+		snprintf(path, n, "%s", manifest);
+		return 1;
+	}
+	return 0;
+}
+
 int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 {
+	char foreign[PATH_MAX];
 	char name[128], manifest[PATH_MAX];
 	struct stat st;
 	int ret;
@@ -668,6 +695,8 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 	}
 	if (reused)
 		*reused = 0;
+	if (dataset_foreign(d, dir, foreign, sizeof(foreign)))
+		return -EEXIST;
 	if (unlink(manifest) && errno != ENOENT)
 		return -errno;
 	ret = dataset_generate(d->kind, d->size, d->seed, d->path, &d->hash);

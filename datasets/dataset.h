@@ -11,6 +11,7 @@
 #define COPYBENCH_DATASET_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,9 @@ enum dataset_kind {
  * random data (the last island clipped to the size); the rest are holes and
  * read as zeros.
  */
+/* Lines of a text dataset are at most this long, '\n' included. */
+#define DATASET_TEXT_MAX_LINE 64
+
 #define DATASET_SPARSE_STRIDE (1u << 20)
 #define DATASET_SPARSE_ISLAND (64u << 10)
 
@@ -53,9 +57,24 @@ int dataset_generate(enum dataset_kind kind, uint64_t size, uint64_t seed,
 /*
  * Makes sure d->kind/size/seed exist as a file in `dir`: reuses a file whose
  * manifest matches, else generates it and writes the manifest. Fills d->path
- * and d->hash. *reused (may be NULL) says which happened. 0 or -errno.
+ * and d->hash. *reused (may be NULL) says which happened. 0 or -errno;
+ * -EEXIST when the file name is taken by a file bench did not make.
  */
 int dataset_ensure(struct dataset *d, const char *dir, int *reused);
+
+/*
+ * When set, generation polls *dataset_stop between blocks and gives up with
+ * -EINTR (its temporary file removed) once it is non-zero: a signal handler's
+ * flag, so an interrupted run stops without a half-written file.
+ */
+extern volatile sig_atomic_t *dataset_stop;
+
+/*
+ * 1 when d's file name exists in dir without a manifest of bench's beside it:
+ * someone else's file, which dataset_ensure refuses (-EEXIST) to replace.
+ * The path goes to path[0..n). 0 otherwise.
+ */
+int dataset_foreign(const struct dataset *d, const char *dir, char *path, size_t n);
 
 /* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat". */
 void dataset_file_name(const struct dataset *d, char *out, size_t n);

@@ -159,17 +159,30 @@ static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 			fprintf(stderr, "bench copy: %s and %s are the same file\n", cc->src, cc->dst);
 			return 1;
 		}
+		if (!S_ISREG(dst_st.st_mode)) {
+			fprintf(stderr, "bench copy: %s: is %s; bench copy writes a file, give its full name\n",
+				cc->dst, file_kind(dst_st.st_mode));
+			return 1;
+		}
 		if (!cc->force) {
 			fprintf(stderr, "bench copy: %s exists; use --force to replace it\n", cc->dst);
 			return 1;
 		}
-		if (!S_ISREG(dst_st.st_mode)) {
-			fprintf(stderr, "bench copy: %s: is %s; --force replaces regular files only\n",
-				cc->dst, file_kind(dst_st.st_mode));
-			return 1;
-		}
 	}
 	return 0;
+}
+
+/* Is the strategy available on DST's filesystem? (probes write scratch
+ * files there, the only place bench copy may write) */
+static int probe_beside_dst(const struct copy_cmd *cc, char *why, size_t n)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", cc->dst);
+	if (strategy_probe(cc->s, dirname(dir), why, n) == 0)
+		return 0;
+	fprintf(stderr, "bench copy: %s is unavailable: %s\n", cc->s->name, why);
+	return 1;
 }
 
 static int make_temp(struct copy_cmd *cc)
@@ -257,12 +270,14 @@ static int run_copy(struct copy_cmd *cc, struct syscount_session *sc)
 	close(fds[0]);
 	if (sc && strcmp(syscount_session_method(sc), "ptrace") == 0)
 		counts = traced;
+	if (interrupt_signal)
+		return -EINTR;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
-		fprintf(stderr, "bench copy: %s: the copy was killed by %s%s\n", cc->src,
-			sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
-			sig == SIGBUS ? " (the source shrank or changed during the copy)" : "");
+		fprintf(stderr, "bench copy: %s: the copy was killed by %s%s%s\n", cc->src,
+			sigabbrev_np(sig) ? "SIG" : "", sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
+			sig == SIGBUS ? " (the source shrank during the copy, or the destination's filesystem is full)" : "");
 		return -EINTR;
 	}
 	if (!err && cc->count)
@@ -286,6 +301,12 @@ static int copy_into_temp(struct copy_cmd *cc)
 			cc->src, cc->s->name);
 	else if (err == -ENODATA)
 		fprintf(stderr, "bench copy: %s: the source ended early (it shrank during the copy?)\n", cc->src);
+	else if (err == -EFAULT)
+		fprintf(stderr, "bench copy: %s: the source shrank during the copy (EFAULT: a write from its mapping went past its end)\n",
+			cc->src);
+	else if (err == -EXDEV)
+		fprintf(stderr, "bench copy: %s -> %s with %s: source and destination are on different filesystems (EXDEV); use a strategy that reads and writes, such as readwrite\n",
+			cc->src, cc->dst, cc->s->name);
 	else if (err && err != -EINTR)
 		fprintf(stderr, "bench copy: %s -> %s with %s: %s\n", cc->src, cc->dst,
 			cc->s->name, strerror(-err));
@@ -314,16 +335,19 @@ int cmd_copy(int argc, char **argv)
 	ret = parse_copy_args(argc, argv, &cc);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (strategy_probe(cc.s, ".", why, sizeof(why))) {
-		fprintf(stderr, "bench copy: %s is unavailable: %s\n", cc.s->name, why);
-		return 1;
-	}
-	src_fd = open(cc.src, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	src_fd = open(cc.src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (src_fd < 0 || fstat(src_fd, &st)) {
 		fprintf(stderr, "bench copy: %s: %s\n", cc.src, strerror(errno));
+		if (src_fd >= 0)
+			close(src_fd);
 		return 1;
 	}
 	ret = check_paths(&cc, &st);
+	if (ret)
+		goto out_close_src;
+	fcntl(src_fd, F_SETFL, fcntl(src_fd, F_GETFL) & ~O_NONBLOCK);
+	ret = probe_beside_dst(&cc, why, sizeof(why));
 	if (ret)
 		goto out_close_src;
 	ret = 1;
@@ -342,8 +366,11 @@ int cmd_copy(int argc, char **argv)
 	close(dst_fd);
 	if (cc.tmp[0])
 		unlink(cc.tmp);
-	if (interrupt_signal)
+	if (interrupt_signal && ret) {
+		fprintf(stderr, "bench copy: interrupted by %s; %s was not written\n",
+			interrupt_signal == SIGINT ? "SIGINT" : "SIGTERM", cc.dst);
 		ret = interrupt_exit_code();
+	}
 out_close_src:
 	close(src_fd);
 	return ret;

@@ -11,9 +11,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cmd_list(int argc, char **argv)
 {
@@ -56,16 +58,25 @@ int cmd_list(int argc, char **argv)
 int cmd_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+		{ "seed", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
 	};
 	enum dataset_kind kind;
 	uint64_t size, seed = 1, hash;
+	struct stat st;
+	bool force = false;
 	int opt, err;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+	optind = 0;	/* options may follow KIND SIZE FILE, as the README shows */
+	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		if (opt == 'f') {
+			force = true;
+			continue;
+		}
 		if (opt != 's' || parse_size(optarg, &seed) || strpbrk(optarg, "KkMmGgTt.")) {
-			fprintf(stderr, "bench gen: bad option '%s' (usage: bench gen KIND SIZE FILE [--seed N])\n",
+			fprintf(stderr, "bench gen: bad option '%s' (usage: bench gen KIND SIZE FILE [--seed N] [--force])\n",
 				argv[optind - 1]);
 			return 2;
 		}
@@ -83,6 +94,11 @@ int cmd_gen(int argc, char **argv)
 		fprintf(stderr, "bench gen: '%s' is not a size (examples: 4096, 64K, 200M, 1.5G)\n",
 			argv[optind + 1]);
 		return 2;
+	}
+	if (lstat(argv[optind + 2], &st) == 0 && (!force || !S_ISREG(st.st_mode))) {
+		fprintf(stderr, "bench gen: %s exists; %s\n", argv[optind + 2],
+			S_ISREG(st.st_mode) ? "use --force to replace it" : "it is not a regular file");
+		return 1;
 	}
 	err = dataset_generate(kind, size, seed, argv[optind + 2], &hash);
 	if (err) {

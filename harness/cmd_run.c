@@ -19,23 +19,123 @@
 #include <time.h>
 #include <unistd.h>
 
-/* mkdir -p */
-static int make_dirs(const char *path)
+/*
+ * mkdir -p. The first directory it had to create goes into made[] ("" when
+ * the whole path existed), so that an early failure can take them away.
+ */
+static int make_dirs(const char *path, char *made, size_t n)
 {
 	char buf[PATH_MAX];
 
+	made[0] = '\0';
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
+	for (char *p = buf + 1; ; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
+		if (mkdir(buf, 0755) == 0) {
+			if (!made[0])
+				snprintf(made, n, "%s", buf);
+		} else if (errno != EEXIST) {
 			return -errno;
-		*p = '/';
+		}
+		*p = c;
+		if (!c)
+			break;
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
+	return 0;
+}
+
+/* Removes the directories make_dirs created, deepest first, if still empty. */
+static void unmake_dirs(const char *path, const char *made)
+{
+	char buf[PATH_MAX];
+	size_t top = strlen(made);
+
+	if (!top)
+		return;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		char *slash;
+
+		rmdir(buf);
+		slash = strrchr(buf, '/');
+		if (!slash || (size_t)(slash - buf) < top)
+			return;
+		*slash = '\0';
+	}
+}
+
+/* "79.2G": one decimal in the largest unit, for messages. */
+static void approx_size(uint64_t bytes, char *out, size_t n)
+{
+	static const char units[] = "KMGTPE";
+	double v = (double)bytes;
+	int u = -1;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(out, n, "%llu bytes", (unsigned long long)bytes);
+	else
+		snprintf(out, n, "%.1f%c", v, units[u]);
+}
+
+/*
+ * A dataset file name in dir that bench did not write (no manifest of ours
+ * beside it) belongs to someone else: refuse rather than replace it.
+ */
+static int check_foreign_datasets(const struct runner *r)
+{
+	for (size_t i = 0; i < r->ndatasets; i++) {
+		char path[PATH_MAX];
+
+		if (!dataset_foreign(&r->datasets[i], r->o->dir, path, sizeof(path)))
+			continue;
+		fprintf(stderr, "bench: %s exists and was not made by bench (no manifest); move it away or choose another --dir\n",
+			path);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * --out must be a directory (or not exist), and the CSV files in it, if any,
+ * must be bench's own: their first line starts with bench's header.
+ */
+static int check_out_dir(const char *out)
+{
+	static const char *const names[] = { "runs.csv", "summary.csv", "syscalls.csv" };
+	struct stat st;
+
+	if (!out || stat(out, &st))
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bench: --out '%s': exists and is not a directory\n", out);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[PATH_MAX + 16], line[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+		if (strncmp(line, "workload,strategy,dataset,", 26) != 0) {
+			fprintf(stderr, "bench: --out '%s': %s there was not written by bench; choose another --out\n",
+				out, names[i]);
+			return 2;
+		}
+	}
 	return 0;
 }
 
@@ -64,8 +164,8 @@ static int check_free_space(const struct runner *r)
 	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (have >= need)
 		return 0;
-	format_size(need, a, sizeof(a));
-	format_size(have, b, sizeof(b));
+	approx_size(need, a, sizeof(a));
+	approx_size(have, b, sizeof(b));
 	fprintf(stderr, "bench: not enough free space in %s: the run needs about %s, %s is free\n",
 		r->o->dir, a, b);
 	return 2;
@@ -82,6 +182,8 @@ static int ensure_datasets(struct runner *r)
 		if (r->progress)
 			fprintf(stderr, "\r\033[Kdataset %s %s: preparing", dataset_kind_name(d->kind), size);
 		err = dataset_ensure(d, r->o->dir, &reused);
+		if (err == -EINTR && interrupt_signal)
+			break;
 		if (err) {
 			fprintf(stderr, "%sbench: cannot make the %s dataset of %s in %s: %s\n",
 				r->progress ? "\r\033[K" : "", dataset_kind_name(d->kind), size,
@@ -144,8 +246,10 @@ static int write_results(struct runner *r, struct case_summary *sums, char *dir,
 {
 	int err;
 
+	char made[PATH_MAX];
+
 	results_dir(r, dir, n);
-	err = make_dirs(dir);
+	err = make_dirs(dir, made, sizeof(made));
 	if (!err)
 		err = report_write_csv(r, sums, dir);
 	if (err)
@@ -199,22 +303,33 @@ int cmd_run(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct runner r = { .o = &o };
-	int ret;
+	char made[PATH_MAX];
+	int ret, err;
 
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	ret = check_out_dir(o.out);
+	if (ret)
+		return ret;
 	r.progress = !o.quiet && isatty(STDERR_FILENO);
-	if (make_dirs(o.dir)) {
-		fprintf(stderr, "bench: --dir %s: %s\n", o.dir, strerror(errno));
+	err = make_dirs(o.dir, made, sizeof(made));
+	if (err) {
+		fprintf(stderr, "bench: --dir '%s': %s\n", o.dir, strerror(-err));
+		unmake_dirs(o.dir, made);
 		return 2;
 	}
 	ret = plan_build(&r);
 	if (!ret)
+		ret = check_foreign_datasets(&r);
+	if (!ret)
 		ret = check_free_space(&r);
-	if (ret)
+	if (ret) {
+		unmake_dirs(o.dir, made);
 		goto out_free;
+	}
 	sysinfo_collect(o.dir, &r.env);
+	dataset_stop = &interrupt_signal;
 	ret = ensure_datasets(&r);
 	if (ret)
 		goto out_free;
@@ -230,6 +345,7 @@ int cmd_run(int argc, char **argv)
 	if (interrupt_signal)
 		ret = interrupt_exit_code();
 out_free:
+	runner_remove_workdir(&r);
 	runner_free(&r);
 	return ret;
 }

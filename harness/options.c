@@ -2,6 +2,7 @@
 /* options.c - parse `bench [options]`: lists, sizes, counts and modes, with
  * one clear line for anything wrong. */
 #include "options.h"
+#include "dataset.h"
 #include "units.h"
 
 #include <errno.h>
@@ -53,7 +54,7 @@ void options_usage(FILE *f)
 "usage: bench [options]                 measure copy strategies (see below)\n"
 "       bench list                      strategies, channels, workloads; availability here\n"
 "       bench copy --strategy S [--buffer B] [--force] [--count-syscalls] SRC DST\n"
-"       bench gen KIND SIZE FILE [--seed N]   write a dataset file\n"
+"       bench gen KIND SIZE FILE [--seed N] [--force]   write a dataset file\n"
 "       bench evict FILE                drop FILE from the page cache (no root needed)\n"
 "       bench check --baseline B --current C   compare results for regressions\n"
 "       bench baseline save RESULTS FILE  store a compact baseline to commit\n"
@@ -149,7 +150,9 @@ static int parse_size_list(const char *opt, char *val, bool allow_zero,
 	char copy[512];
 
 	snprintf(copy, sizeof(copy), "%s", val);
-	if (split_list(val, &parts) || parts.n == 0)
+	if (split_list(val, &parts))
+		return bad(opt, copy, "more than 32 sizes");
+	if (parts.n == 0)
 		return bad(opt, copy, "expected a comma-separated list of sizes");
 	l->n = 0;
 	for (size_t i = 0; i < parts.n; i++) {
@@ -235,19 +238,27 @@ static void options_defaults(struct bench_opts *o)
 	o->dir = "datasets/cache";
 }
 
+/* The long name of option value opt (the table is not in enum order). */
+static const char *opt_name(int opt)
+{
+	for (const struct option *l = long_opts; l->name; l++)
+		if (l->val == opt)
+			return l->name;
+	return "?";
+}
+
 static int parse_one(int opt, struct bench_opts *o)
 {
-	const char *name = long_opts[opt - OPT_ALL].name;
 	char flag[40];
 	uint64_t v;
 
-	snprintf(flag, sizeof(flag), "--%s", name);
+	snprintf(flag, sizeof(flag), "--%s", opt_name(opt));
 	switch (opt) {
 	case OPT_ALL: o->all = true; return 0;
 	case OPT_STRATEGY: return parse_str_list(flag, optarg, &o->strategies);
 	case OPT_WORKLOAD: return parse_str_list(flag, optarg, &o->workloads);
 	case OPT_DATASET: return parse_str_list(flag, optarg, &o->datasets);
-	case OPT_SIZE: return parse_size_list(flag, optarg, true, &o->sizes);
+	case OPT_SIZE: return parse_size_list(flag, optarg, false, &o->sizes);
 	case OPT_BUFFER: return parse_size_list(flag, optarg, false, &o->buffers);
 	case OPT_BATCH_LINES: return parse_count_list(flag, optarg, &o->batch_lines);
 	case OPT_REPEAT: return parse_count(flag, optarg, 1, 100000, &o->repeat);
@@ -271,6 +282,8 @@ static int parse_one(int opt, struct bench_opts *o)
 	case OPT_PART_SIZE:
 		if (parse_size(optarg, &v) || v == 0)
 			return bad(flag, optarg, "not a size greater than zero");
+		if (v < DATASET_TEXT_MAX_LINE)
+			return bad(flag, optarg, "smaller than one line (text lines are up to 64 bytes)");
 		o->part_size = v;
 		return 0;
 	}
@@ -283,7 +296,7 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 
 	options_defaults(o);
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc then forgets a half-read "-abc" */
 	while ((opt = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			options_usage(stdout);

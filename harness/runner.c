@@ -137,18 +137,24 @@ static int reap_child(struct runner *r, pid_t pid, bool counting, int *status,
 	}
 }
 
-static void describe_failure(struct bench_case *c, int status,
+static void describe_failure(struct runner *r, struct bench_case *c, int status,
 			     const struct child_report *rep, bool reported)
 {
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
-		snprintf(c->why, sizeof(c->why), "the run was killed by %s%s",
-			 sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
-			 sig == SIGBUS ? " (the source changed or shrank during the copy)" : "");
+		snprintf(c->why, sizeof(c->why), "the run was killed by %s%s%s",
+			 sigabbrev_np(sig) ? "SIG" : "", sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
+			 sig == SIGBUS ? " (the source shrank during the copy, or the filesystem is full)" : "");
 	} else if (!reported) {
 		snprintf(c->why, sizeof(c->why), "the run exited with status %d without a report",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	} else if (rep->err == -EFAULT) {
+		snprintf(c->why, sizeof(c->why),
+			 "the source shrank during the copy (EFAULT: a write from its mapping went past its end)");
+	} else if (rep->err == -ENOSPC || rep->err == -EDQUOT) {
+		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.80s into %.80s (output removed)",
+			 strerror(-rep->err), c->ds->path, r->workdir);
 	} else {
 		snprintf(c->why, sizeof(c->why), "%s%s%.200s", strerror(-rep->err),
 			 rep->msg[0] ? ": " : "", rep->msg);
@@ -232,7 +238,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		goto out_remove_output;
 	}
 	if (!reported || rep.err || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		describe_failure(c, status, &rep, reported);
+		describe_failure(r, c, status, &rep, reported);
 		err = rep.err ? rep.err : -ECHILD;
 		goto out_remove_output;
 	}

@@ -357,9 +357,11 @@ static void test_ensure(void)
 	CHECK_EQ_U64(reused, 0);
 	CHECK_EQ_U64(d.hash, first_hash);
 
+	/* Without a manifest the file may be anyone's: refused, kept as is. */
 	unlink(manifest);
-	CHECK(dataset_ensure(&d, dir, &reused) == 0);
-	CHECK_EQ_U64(reused, 0);
+	t0 = mtime_ns(d.path);
+	CHECK(dataset_ensure(&d, dir, &reused) == -EEXIST);
+	CHECK_EQ_U64(mtime_ns(d.path), t0);
 }
 
 int main(void)

@@ -2,6 +2,8 @@
 # test.sh - install what is missing, build, and run the whole test suite:
 #   1. release build: every test, the >4 GiB sparse copy included
 #   2. AddressSanitizer + UBSan build: the same suite but the >4 GiB copy
+#   3. libFuzzer targets (clang), 20 s each over their committed corpora
+#   4. valgrind memcheck over the smoke commands of the release build
 # Any failure, or a suite in which no test ran, exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +19,9 @@ echo "== asan+ubsan build and tests" >&2
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 ctest --preset asan --no-tests=error -j"$jobs" -LE large
+
+echo "== fuzzing (libFuzzer, clang)" >&2
+tools/fuzz.sh 20
+
+echo "== valgrind memcheck" >&2
+tools/valgrind.sh build/bench
