@@ -131,12 +131,15 @@ for s in "${strategy_list[@]}"; do
 done
 commands+=(-n "cp" "cp --reflink=never $(q "$src") $(q "$dst")")
 commands+=(-n "dd-bs$dd_bs" "dd if=$(q "$src") of=$(q "$dst") bs=$dd_bs status=none")
-commands+=(-n "cat" "cat $(q "$src") > $(q "$dst")")
+# hyperfine runs every command without a shell (-N), so that its shell
+# calibration cannot turn a short copy into 0 ms; cat needs one for the
+# redirection, so its figure includes one sh start-up (about 0.5 ms).
+commands+=(-n "cat" "sh -c $(q "cat $(q "$src") > $(q "$dst")")")
 
 # ---------------------------------------------------------- timing --
 # Start-up cost: a whole bench copy of an empty file.
 log "measuring process start-up (bench copy of an empty file)"
-hyperfine --style basic --warmup 3 --runs 20 \
+hyperfine -N --style basic --warmup 3 --runs 20 \
 	--export-csv "$work/startup.csv" \
 	"$(q "$bench") copy --strategy ${strategy_list[0]} --force $(q "$empty") $(q "$work/dst0")" >&2
 startup_s=$(awk -F, 'NR == 2 { print $2 }' "$work/startup.csv")
@@ -149,7 +152,7 @@ for state in $states; do
 		extra=()
 	fi
 	log "timing $state: ${#strategy_list[@]} strategies + cp, dd, cat; $runs runs each"
-	hyperfine --style basic --runs "$runs" "${extra[@]}" --prepare "$prepare" \
+	hyperfine -N --style basic --runs "$runs" "${extra[@]}" --prepare "sh -c $(q "$prepare")" \
 		--export-json "$out/hyperfine-$state.json" \
 		--export-csv "$out/hyperfine-$state.csv" \
 		--export-markdown "$out/hyperfine-$state.md" \
