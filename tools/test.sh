@@ -4,6 +4,7 @@
 #   2. AddressSanitizer + UBSan build: the same suite but the >4 GiB copy
 #   3. libFuzzer targets (clang), 20 s each over their committed corpora
 #   4. valgrind memcheck over the smoke commands of the release build
+#   5. the syscall gate: exact syscall counts against results/baseline/
 # Any failure, or a suite in which no test ran, exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +26,6 @@ tools/fuzz.sh 20
 
 echo "== valgrind memcheck" >&2
 tools/valgrind.sh build/bench
+
+echo "== syscall gate (counts against results/baseline/ci-syscalls.csv)" >&2
+BENCH=build/bench tools/syscall-gate.sh
