@@ -8,6 +8,7 @@
 #include <string.h>
 
 extern const struct copy_strategy strategy_copy_file_range;
+extern const struct copy_strategy strategy_corrupt;
 extern const struct copy_strategy strategy_direct;
 extern const struct copy_strategy strategy_full_buffer;
 extern const struct copy_strategy strategy_io_uring;
@@ -20,9 +21,11 @@ extern const struct copy_strategy strategy_reflink;
 extern const struct copy_strategy strategy_sendfile;
 extern const struct copy_strategy strategy_splice;
 extern const struct copy_strategy strategy_stdio;
+extern const struct copy_strategy strategy_throttled;
 
 const struct copy_strategy *const strategy_table[] = {
 	&strategy_copy_file_range,
+	&strategy_corrupt,
 	&strategy_direct,
 	&strategy_full_buffer,
 	&strategy_io_uring,
@@ -35,6 +38,7 @@ const struct copy_strategy *const strategy_table[] = {
 	&strategy_sendfile,
 	&strategy_splice,
 	&strategy_stdio,
+	&strategy_throttled,
 };
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);

@@ -270,6 +270,7 @@ int main(void)
 	list[nlist++] = strategy_find("lines") ? strategy_find("lines") : &split_lines_stand_in;
 	for (size_t i = 0; i < strategy_count && nlist < 64; i++)
 		if ((strategy_table[i]->flags & STRATEGY_RANGE) &&
+		    !(strategy_table[i]->flags & STRATEGY_TEST_ONLY) &&
 		    !already_listed(list, nlist, strategy_table[i]))
 			list[nlist++] = strategy_table[i];
 

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_only.c - two strategies that exist to test the harness, hidden from
+ * `bench list` and --all (STRATEGY_TEST_ONLY), run only when named:
+ *
+ *   corrupt    copies like readwrite, then flips one byte of the output:
+ *              verification must catch it and bench must exit 1;
+ *   throttled  copies like readwrite, then spins for COPYBENCH_THROTTLE_PCT
+ *              percent of the copy's own time (default 0: exactly readwrite),
+ *              a known slowdown under one case name for `bench check`.
+ */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+extern const struct copy_strategy strategy_readwrite;
+
+static int corrupt_copy(const struct copy_job *job)
+{
+	unsigned char byte;
+	uint64_t at = job->dst_off + job->len / 2;
+	int err = strategy_readwrite.copy(job);
+
+	if (err || job->len == 0)
+		return err;
+	if (full_pread(job->dst_fd, &byte, 1, at) != 1)
+		return -EIO;
+	byte ^= 0x5a;
+	return full_pwrite(job->dst_fd, &byte, 1, at);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int throttled_copy(const struct copy_job *job)
+{
+	const char *env = getenv("COPYBENCH_THROTTLE_PCT");
+	double pct = env ? strtod(env, NULL) : 0;
+	uint64_t t0 = monotonic_ns(), until;
+	int err = strategy_readwrite.copy(job);
+
+	if (err || pct <= 0)
+		return err;
+	until = monotonic_ns();
+	until += (uint64_t)((double)(until - t0) * pct / 100.0);
+	while (monotonic_ns() < until)
+		;
+	return 0;
+}
+
+const struct copy_strategy strategy_corrupt = {
+	.name = "corrupt",
+	.description = "test only: readwrite, then one output byte flipped (verification must fail)",
+	.syscalls = "pread64,pwrite64,fadvise64",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
+	.copy = corrupt_copy,
+};
+
+const struct copy_strategy strategy_throttled = {
+	.name = "throttled",
+	.description = "test only: readwrite, then a spin of COPYBENCH_THROTTLE_PCT % of its time",
+	.syscalls = "pread64,pwrite64,fadvise64",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
+	.copy = throttled_copy,
+};

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# verification_failure.sh - a copy whose output differs from its source is
+# caught: the test-only `corrupt` strategy flips one byte after copying.
+#   bench exits 1, the table says FAILED with the hash mismatch, summary.csv
+#   says `failed: verification failed`, runs.csv has no run of it, and the
+#   strategies beside it are still measured and verified.
+set -u
+bench=${BENCH:?BENCH must name the bench executable}
+work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-verify-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+"$bench" --strategy corrupt,readwrite --size 1M --repeat 2 --no-limits --quiet \
+	--dir "$work/data" --out "$work/res" >"$work/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok || no "exit $rc, expected 1"
+grep -Eq '^  corrupt .*FAILED: verification failed: output hash [0-9a-f]{16} differs from the source' "$work/out" && ok ||
+	no "no FAILED row: $(cat "$work/out")"
+grep -q '^copy,corrupt,.*,failed: verification failed' "$work/res/summary.csv" && ok || no "summary.csv status"
+grep -q '^copy,corrupt,' "$work/res/runs.csv" && no "a corrupt run was recorded as a measurement" || ok
+[ "$(grep -c '^copy,readwrite,' "$work/res/runs.csv")" -eq 2 ] && ok ||
+	no "readwrite beside it was not measured twice"
+[ -z "$(ls "$work/data" | grep -v '\.dat$\|\.manifest$')" ] && ok || no "left in --dir: $(ls "$work/data")"
+
+echo "verification_failure: $pass passed, $fail failed"
+[ $fail -eq 0 ]
