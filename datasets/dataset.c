@@ -25,6 +25,7 @@
  * manifest beside the file so that later runs can reuse it.
  */
 #include "dataset.h"
+#include "strategy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -219,25 +220,6 @@ static size_t gen_block_len(const struct gen_ctx *g, uint64_t b)
 	return left < DATASET_BLOCK ? (size_t)left : DATASET_BLOCK;
 }
 
-static int gen_pwrite(int fd, const char *p, size_t len, uint64_t off)
-{
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 /* Writes block b's data (holes stay holes) and hashes all of it. */
 static int gen_consume(struct gen_ctx *g, uint64_t b, const char *buf)
 {
@@ -247,7 +229,7 @@ static int gen_consume(struct gen_ctx *g, uint64_t b, const char *buf)
 
 	if (dataset_stop && *dataset_stop)
 		return -EINTR;
-	ret = gen_pwrite(g->fd, buf, data, b * DATASET_BLOCK);
+	ret = full_pwrite(g->fd, buf, data, b * DATASET_BLOCK);
 	if (ret)
 		return ret;
 	XXH3_64bits_update(g->xxh, buf, data);

@@ -8,6 +8,7 @@
  * pread leaves the descriptor's file offset alone.
  */
 #include "dataset.h"
+#include "strategy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,21 +21,11 @@
 /* Reads exactly len bytes at off; -ENODATA if the file ends first. */
 static int hash_read_full(int fd, char *buf, size_t len, uint64_t off)
 {
-	size_t done = 0;
+	ssize_t got = full_pread(fd, buf, len, off);
 
-	while (done < len) {
-		ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;
-		done += (size_t)n;
-	}
-	return 0;
+	if (got < 0)
+		return (int)got;
+	return (size_t)got == len ? 0 : -ENODATA;
 }
 
 int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash)

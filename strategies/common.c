@@ -32,6 +32,27 @@ int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+/* Writes all len bytes at the descriptor's offset (pipes, sockets). */
+int full_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* Reads up to len bytes; stops early only at end of file. */
 ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off)
 {
@@ -74,4 +95,22 @@ int probe_scratch_file(const char *dir, char *out, size_t n)
 	if (fd < 0)
 		return -errno;
 	return fd;
+}
+
+FILE *stream_on_dup(int fd, const char *mode)
+{
+	int dupfd = dup(fd);
+	FILE *f;
+
+	if (dupfd < 0)
+		return NULL;
+	f = fdopen(dupfd, mode);
+	if (!f) {
+		int saved = errno;
+
+		close(dupfd);
+		errno = saved;
+		return NULL;
+	}
+	return f;
 }

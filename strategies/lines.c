@@ -39,25 +39,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* A FILE stream with default buffering on a duplicate of fd. */
-static FILE *lines_open_stream(int fd, const char *mode)
-{
-	int dupfd = dup(fd);
-	FILE *f;
-
-	if (dupfd < 0)
-		return NULL;
-	f = fdopen(dupfd, mode);
-	if (!f) {
-		int saved = errno;
-
-		close(dupfd);
-		errno = saved;
-		return NULL;
-	}
-	return f;
-}
-
 /* One line (or what is left of it) into *line. Length, 0 at EOF, -errno. */
 static ssize_t lines_read_line(FILE *in, char **line, size_t *cap)
 {
@@ -110,10 +91,10 @@ static int lines_copy(const struct copy_job *job)
 
 	if (job->len == 0)
 		return 0;
-	in = lines_open_stream(job->src_fd, "r");
+	in = stream_on_dup(job->src_fd, "r");
 	if (!in)
 		return -errno;
-	out = lines_open_stream(job->dst_fd, "w");
+	out = stream_on_dup(job->dst_fd, "w");
 	if (!out) {
 		ret = -errno;
 		goto out_close_in;

@@ -36,19 +36,10 @@
 /* A FILE stream on a duplicate of fd, fully buffered through buf. */
 static FILE *stdio_open_stream(int fd, const char *mode, char *buf, size_t bufsz)
 {
-	int dupfd = dup(fd);
-	FILE *f;
+	FILE *f = stream_on_dup(fd, mode);
 
-	if (dupfd < 0)
+	if (!f)
 		return NULL;
-	f = fdopen(dupfd, mode);
-	if (!f) {
-		int saved = errno;
-
-		close(dupfd);
-		errno = saved;
-		return NULL;
-	}
 	if (setvbuf(f, buf, _IOFBF, bufsz)) {
 		fclose(f);
 		errno = ENOMEM;

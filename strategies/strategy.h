@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* One copy of a byte range: what the harness hands a strategy. */
@@ -75,8 +76,12 @@ int strategy_probe(const struct copy_strategy *s, const char *dir,
 
 /* strategies/common.c: helpers shared by strategies. */
 int full_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+int full_write(int fd, const void *buf, size_t len);
 ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off);
 void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
+/* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
+ * with errno set on failure. */
+FILE *stream_on_dup(int fd, const char *mode);
 /* Makes a small scratch file in dir for probes; returns fd, path in out. */
 int probe_scratch_file(const char *dir, char *out, size_t n);
 

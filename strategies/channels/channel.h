@@ -85,8 +85,6 @@ int chan_write_send(struct channel_conn *conn, size_t len);
 int chan_sock_send(struct channel_conn *conn, size_t len);
 int chan_read_drain(struct channel_conn *conn, int out_fd);
 int chan_fd_close(struct channel_conn *conn);
-/* write(2) all of buf to fd, retrying EINTR and short writes. */
-int chan_write_all(int fd, const void *buf, size_t len);
 /* F_SETPIPE_SZ to CHANNEL_PIPE_SIZE when allowed; the pipe's size. */
 size_t chan_enlarge_pipe(int fd);
 /* tcp.c: a connected loopback pair (fd[0] accepted, fd[1] connecting). */

@@ -5,6 +5,7 @@
  * into a buffer of conn->buffer bytes and writes each chunk to the file.
  */
 #include "channel.h"
+#include "strategy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,29 +46,9 @@ void *chan_heap_reserve(struct channel_conn *conn, size_t len, size_t keep)
 	return p;
 }
 
-int chan_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int chan_write_send(struct channel_conn *conn, size_t len)
 {
-	return chan_write_all(conn->fd[1], conn->buf, len);
+	return full_write(conn->fd[1], conn->buf, len);
 }
 
 /* send(2) with MSG_NOSIGNAL: a vanished receiver is -EPIPE, not a signal. */
@@ -108,7 +89,7 @@ int chan_read_drain(struct channel_conn *conn, int out_fd)
 		}
 		if (n == 0)
 			break;
-		ret = chan_write_all(out_fd, buf, (size_t)n);
+		ret = full_write(out_fd, buf, (size_t)n);
 		if (ret)
 			break;
 	}

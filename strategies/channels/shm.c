@@ -14,6 +14,7 @@
  * notice a peer that died without saying so.
  */
 #include "channel.h"
+#include "strategy.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -240,7 +241,7 @@ static int shm_drain(struct channel_conn *conn, int out_fd)
 		chunk = head - tail;
 		if (chunk > SHM_RING_SIZE - off)
 			chunk = SHM_RING_SIZE - off;
-		err = chan_write_all(out_fd, st->data + off, chunk);
+		err = full_write(out_fd, st->data + off, chunk);
 		if (err)
 			return shm_fail(ring, err);
 		atomic_store_explicit(&ring->tail, tail + chunk, memory_order_release);
