@@ -15,7 +15,5 @@ struct sysinfo_env {
 
 /* Fills env for files under dir (fs_type "unknown" when it cannot tell). */
 void sysinfo_collect(const char *dir, struct sysinfo_env *env);
-/* The filesystem type name of the mount that holds path, e.g. "ext4". */
-int sysinfo_fs_type(const char *path, char *out, size_t n);
 
 #endif

@@ -37,7 +37,7 @@
  *
  * The probe opens a scratch file with O_DIRECT in the target directory;
  * file systems without direct I/O refuse with EINVAL (ramfs; tmpfs before
- * Linux 6.6) and the reason names the file system from statfs.
+ * Linux 6.6) and the reason names the file system (from mountinfo).
  *
  * Expected syscalls per call: openat x2, statx x2, ceil(len / buffer)
  * pread64 and pwrite64 (+1 each for a tail), close x2.
@@ -46,12 +46,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #define DIRECT_DEFAULT_BUFFER	(1u << 20)
@@ -226,32 +224,6 @@ out_close_src:
 	return ret;
 }
 
-/* A name for the file system holding dir, from statfs(2) f_type. */
-static void direct_fs_name(const char *dir, char *out, size_t n)
-{
-	static const struct { long magic; const char *name; } names[] = {
-		{ TMPFS_MAGIC, "tmpfs" },	{ RAMFS_MAGIC, "ramfs" },
-		{ EXT4_SUPER_MAGIC, "ext4" },	{ XFS_SUPER_MAGIC, "xfs" },
-		{ BTRFS_SUPER_MAGIC, "btrfs" },	{ NFS_SUPER_MAGIC, "nfs" },
-		{ OVERLAYFS_SUPER_MAGIC, "overlay" }, { FUSE_SUPER_MAGIC, "fuse" },
-		{ F2FS_SUPER_MAGIC, "f2fs" },	{ SQUASHFS_MAGIC, "squashfs" },
-		{ MSDOS_SUPER_MAGIC, "vfat" },	{ 0x2fc12fc1, "zfs" },
-	};
-	struct statfs sf;
-
-	if (statfs(dir, &sf) < 0) {
-		snprintf(out, n, "unknown");
-		return;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if ((long)sf.f_type == names[i].magic) {
-			snprintf(out, n, "%s", names[i].name);
-			return;
-		}
-	}
-	snprintf(out, n, "0x%lx", (unsigned long)sf.f_type);
-}
-
 /* Does the file system under dir accept O_DIRECT opens? */
 static int direct_probe(const char *dir, char *why, size_t n)
 {
@@ -266,7 +238,7 @@ static int direct_probe(const char *dir, char *why, size_t n)
 	dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
 	if (dfd < 0) {
 		ret = -errno;
-		direct_fs_name(dir ? dir : ".", fs, sizeof(fs));
+		fs_type_name(dir ? dir : ".", fs, sizeof(fs));
 		snprintf(why, n, "filesystem %s does not support O_DIRECT (%s)",
 			 fs, strerrorname_np(-ret) ? strerrorname_np(-ret) : "?");
 	} else {

@@ -38,45 +38,6 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-/* Filesystem names for the probe's message, by statfs f_type. */
-static const struct {
-	unsigned long magic;
-	const char *name;
-} reflink_fs_names[] = {
-	{ 0x9123683e, "btrfs" },
-	{ 0xca451a4e, "bcachefs" },
-	{ 0xef53, "ext4" },		/* ext2, ext3 and ext4 share the magic */
-	{ 0xf2f52010, "f2fs" },
-	{ 0x65735546, "fuse" },
-	{ 0x6969, "nfs" },
-	{ 0x7461636f, "ocfs2" },
-	{ 0x794c7630, "overlayfs" },
-	{ 0x858458f6, "ramfs" },
-	{ 0xfe534d42, "smb2" },
-	{ 0xff534d42, "cifs" },
-	{ 0x01021994, "tmpfs" },
-	{ 0x4d44, "vfat" },
-	{ 0x58465342, "xfs" },
-	{ 0x2fc12fc1, "zfs" },
-};
-
-static void reflink_fs_name(const char *dir, char *out, size_t n)
-{
-	struct statfs sf;
-
-	if (statfs(dir, &sf)) {
-		snprintf(out, n, "of %s", dir);
-		return;
-	}
-	for (size_t i = 0; i < sizeof(reflink_fs_names) / sizeof(reflink_fs_names[0]); i++) {
-		if ((unsigned long)sf.f_type == reflink_fs_names[i].magic) {
-			snprintf(out, n, "%s", reflink_fs_names[i].name);
-			return;
-		}
-	}
-	snprintf(out, n, "0x%lx", (unsigned long)sf.f_type);
-}
-
 static int reflink_ioctl(int fd, unsigned long request, void *arg)
 {
 	while (ioctl(fd, request, arg))
@@ -157,7 +118,7 @@ static int reflink_probe(const char *dir, char *why, size_t n)
 	if (ret == 0)
 		return 0;
 
-	reflink_fs_name(dir, fs, sizeof(fs));
+	fs_type_name(dir, fs, sizeof(fs));
 	if (ret == -EOPNOTSUPP || ret == -ENOTTY || ret == -EINVAL || ret == -EXDEV)
 		snprintf(why, n, "filesystem %s does not support FICLONE (%s)", fs, strerrorname_np(-ret));
 	else

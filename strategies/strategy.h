@@ -82,6 +82,12 @@ void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
 /* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
  * with errno set on failure. */
 FILE *stream_on_dup(int fd, const char *mode);
+/*
+ * The type of the filesystem mounted over path, as /proc/self/mountinfo
+ * names it ("ext4", "tmpfs", "btrfs"); "unknown" when it cannot tell.
+ * 0 or -errno.
+ */
+int fs_type_name(const char *path, char *out, size_t n);
 /* Makes a small scratch file in dir for probes; returns fd, path in out. */
 int probe_scratch_file(const char *dir, char *out, size_t n);
 
