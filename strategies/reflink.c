@@ -30,7 +30,6 @@
 
 #include <errno.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
