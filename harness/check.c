@@ -17,6 +17,7 @@
  * exactly, as its own verdict.
  */
 #include "check.h"
+#include "stats.h"
 #include "checkset.h"
 #include "csv.h"
 #include "ranktest.h"
@@ -222,29 +223,6 @@ static int check_parse(struct check_opts *o, int argc, char **argv, FILE *out,
 
 /* ----------------------------------------------------- comparison -- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, size_t n)
-{
-	double *c, m;
-
-	if (!n)
-		return NAN;
-	c = malloc(n * sizeof(*c));
-	if (!c)
-		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
-	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
-}
-
 /* Says once per sample-size pair that alpha cannot be reached. */
 static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
 			     double alpha, size_t ntests, FILE *err)
@@ -276,15 +254,15 @@ static void compare_timing(struct check_row *r, const struct check_opts *o,
 
 	r->nb = b->nruns;
 	r->nc = c->nruns;
-	r->b_med = median(b->wall, b->nruns);
-	r->c_med = median(c->wall, c->nruns);
+	r->b_med = sample_median(b->wall, b->nruns);
+	r->c_med = sample_median(c->wall, c->nruns);
 	if (!r->nb || !r->nc || rank_mann_whitney(x, r->nc, y, r->nb, &rr))
 		return;
 	if (!o->absolute && !limit && !rel)
 		fprintf(err, "bench check: warning: no in-run memcpy reference for %s: compared in absolute time\n", r->label);
 	r->vs = rel ? "memcpy" : "absolute";
-	r->b_val = median(y, r->nb);
-	r->c_val = median(x, r->nc);
+	r->b_val = sample_median(y, r->nb);
+	r->c_val = sample_median(x, r->nc);
 	r->change = r->c_val / r->b_val - 1;
 	r->pg = rr.p_greater;
 	r->pl = rr.p_less;
@@ -477,7 +455,7 @@ static double machine_change(const struct check_report *rep)
 		    strcmp(r->b->id[1], "memcpy") == 0 && !isnan(r->change))
 			v[n++] = r->change;
 	}
-	return median(v, n);
+	return sample_median(v, n);
 }
 
 static void summarise(struct check_report *rep, const struct check_opts *o)
@@ -588,8 +566,8 @@ static void row_texts(const struct check_row *r, struct row_text *t)
 	snprintf(t->f[COL_VS], 256, "%s", r->vs);
 	snprintf(t->f[COL_RUNS], 256, "%zu/%zu", r->b ? r->b->nruns : 0,
 		 r->c ? r->c->nruns : 0);
-	fmt_ns(r->b ? median(r->b->wall, r->b->nruns) : NAN, t->f[COL_BASE], 256);
-	fmt_ns(r->c ? median(r->c->wall, r->c->nruns) : NAN, t->f[COL_CUR], 256);
+	fmt_ns(r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, t->f[COL_BASE], 256);
+	fmt_ns(r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, t->f[COL_CUR], 256);
 	if (isnan(r->change))
 		snprintf(t->f[COL_CHANGE], 256, "-");
 	else
@@ -690,8 +668,8 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_str(&w, r->vs);
 		csv_u64(&w, r->b ? r->b->nruns : 0);
 		csv_u64(&w, r->c ? r->c->nruns : 0);
-		csv_num(&w, r->b ? median(r->b->wall, r->b->nruns) : NAN, 0);
-		csv_num(&w, r->c ? median(r->c->wall, r->c->nruns) : NAN, 0);
+		csv_num(&w, r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, 0);
+		csv_num(&w, r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, 0);
 		csv_num(&w, r->b_val, 6);
 		csv_num(&w, r->c_val, 6);
 		csv_num(&w, r->change * 100, 2);
@@ -739,8 +717,8 @@ static void json_row(const struct check_row *r, FILE *out)
 	json_str(out, r->vs);
 	fprintf(out, ", \"baseline_runs\": %zu, \"current_runs\": %zu",
 		r->b ? r->b->nruns : 0, r->c ? r->c->nruns : 0);
-	json_num(out, "baseline_median_ns", r->b ? median(r->b->wall, r->b->nruns) : NAN);
-	json_num(out, "current_median_ns", r->c ? median(r->c->wall, r->c->nruns) : NAN);
+	json_num(out, "baseline_median_ns", r->b ? sample_median(r->b->wall, r->b->nruns) : NAN);
+	json_num(out, "current_median_ns", r->c ? sample_median(r->c->wall, r->c->nruns) : NAN);
 	json_num(out, "change_pct", r->change * 100);
 	json_num(out, "p_value", r->p);
 	fputs(", \"verdict\": ", out);

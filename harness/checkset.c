@@ -11,6 +11,7 @@
  * spaces. One case per line keeps the file small and its diffs readable.
  */
 #include "checkset.h"
+#include "stats.h"
 #include "csv.h"
 
 #include <errno.h>
@@ -456,13 +457,6 @@ static int load_baseline(struct checkset *s, const struct csv_table *t,
 
 /* ------------------------------------------------------- reference -- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The in-run reference of a case: the median wall time of all the run's
  * `limit/memcpy` runs of the same size (those of the same dataset when there
@@ -488,10 +482,7 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 				v[nv++] = r->wall[k];
 		}
 	}
-	if (!nv)
-		return NAN;
-	qsort(v, nv, sizeof(*v), cmp_double);
-	return nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+	return sample_median(v, nv);
 }
 
 /* Divides every run of every non-limit case by its in-run reference. */
@@ -616,21 +607,6 @@ out:
 
 /* ------------------------------------------------------ baseline out -- */
 
-static double median_of(const double *v, size_t n)
-{
-	double *c = malloc(n * sizeof(*c)), m;
-
-	if (!n || !c) {
-		free(c);
-		return NAN;
-	}
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
-	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
-}
-
 /* Values separated by spaces into one cell; false when it did not fit. */
 static bool join_samples(const double *v, size_t nv, const char *fmt,
 			 char *out, size_t n)
@@ -663,7 +639,7 @@ static int save_case(struct csv_writer *w, const struct checkset_case *c,
 		csv_str(w, c->id[i]);
 	csv_u64(w, c->nruns);
 	if (c->nruns)
-		csv_dbl(w, median_of(c->wall, c->nruns), 0);
+		csv_dbl(w, sample_median(c->wall, c->nruns), 0);
 	else
 		csv_str(w, "");
 	if (!join_samples(c->wall, c->nruns, "%s%.0f", cell, cellsz))

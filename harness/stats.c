@@ -31,6 +31,11 @@ double stats_median(const double *samples, size_t n)
 	return m;
 }
 
+double sample_median(const double *samples, size_t n)
+{
+	return n ? stats_median(samples, n) : NAN;
+}
+
 void stats_compute(const double *samples, size_t n, struct stats *out)
 {
 	double sum = 0, sq = 0;

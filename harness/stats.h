@@ -15,5 +15,7 @@ struct stats {
 void stats_compute(const double *samples, size_t n, struct stats *out);
 /* Median of n samples (copied, not modified); 0 for n == 0. */
 double stats_median(const double *samples, size_t n);
+/* The same, but NAN for n == 0 (no figure rather than a zero one). */
+double sample_median(const double *samples, size_t n);
 
 #endif

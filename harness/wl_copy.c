@@ -116,7 +116,7 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 	return err;
 }
 
-static int copy_verify(const struct bench_case *c, const char *dst, char *why, size_t n)
+int verify_output_hash(const struct bench_case *c, const char *dst, char *why, size_t n)
 {
 	return verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
 }
@@ -183,7 +183,7 @@ static void copy_inspect(struct bench_case *c, const char *dst)
 		c->shared_extents = true;
 }
 
-static void copy_remove_output(const struct bench_case *c, const char *dst)
+void remove_output_file(const struct bench_case *c, const char *dst)
 {
 	(void)c;
 	unlink(dst);
@@ -197,7 +197,7 @@ const struct workload workload_copy = {
 	.setup = copy_setup,
 	.run = copy_run,
 	.teardown = copy_teardown,
-	.verify = copy_verify,
+	.verify = verify_output_hash,
 	.inspect = copy_inspect,
-	.remove_output = copy_remove_output,
+	.remove_output = remove_output_file,
 };

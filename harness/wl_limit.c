@@ -302,12 +302,6 @@ static int limit_verify(const struct bench_case *c, const char *dst, char *why, 
 	return -EBADMSG;
 }
 
-static void limit_remove_output(const struct bench_case *c, const char *dst)
-{
-	(void)c;
-	unlink(dst);
-}
-
 const struct workload workload_limit = {
 	.name = "limit",
 	.description = "machine limits: hot memcpy (1 thread, all CPUs) and a cold O_DIRECT device read",
@@ -319,5 +313,5 @@ const struct workload workload_limit = {
 	.run = limit_run,
 	.teardown = limit_teardown,
 	.verify = limit_verify,
-	.remove_output = limit_remove_output,
+	.remove_output = remove_output_file,
 };

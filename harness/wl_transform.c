@@ -428,17 +428,6 @@ out_restore:
 
 /* ---- verification (parent) ------------------------------------------------ */
 
-static int transform_verify(const struct bench_case *c, const char *dst, char *why, size_t n)
-{
-	return verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
-}
-
-static void transform_remove_output(const struct bench_case *c, const char *dst)
-{
-	(void)c;
-	unlink(dst);
-}
-
 const struct workload workload_transform = {
 	.name = "transform",
 	.description = "remove the middle third of every line; reader and writer processes joined by a channel",
@@ -448,6 +437,6 @@ const struct workload workload_transform = {
 	.setup = transform_setup,
 	.run = transform_run,
 	.teardown = transform_teardown,
-	.verify = transform_verify,
-	.remove_output = transform_remove_output,
+	.verify = verify_output_hash,
+	.remove_output = remove_output_file,
 };

@@ -68,6 +68,10 @@ struct copy_job;
 void case_fill_job(const struct bench_case *c, struct copy_job *job);
 int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		     char *why, size_t n);
+/* verify() of a workload whose output is one file: c->expect_size/hash. */
+int verify_output_hash(const struct bench_case *c, const char *dst, char *why, size_t n);
+/* remove_output() of a workload whose output is (at most) one file. */
+void remove_output_file(const struct bench_case *c, const char *dst);
 /* wl_split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
 void split_part_path(const char *dst, unsigned idx, char *out, size_t n);
 /*
