@@ -29,3 +29,6 @@ tools/valgrind.sh build/bench
 
 echo "== syscall gate (counts against results/baseline/ci-syscalls.csv)" >&2
 BENCH=build/bench tools/syscall-gate.sh
+
+# Every stage above stops the script on failure: reaching here means all passed.
+echo "stages: 5 passed, 0 failed"
