@@ -868,12 +868,68 @@ int syscount_session_new(struct syscount_session **out, enum syscount_method m,
 	return 0;
 }
 
+/*
+ * Closing the last perf user of ~50 tracepoints costs one RCU grace period
+ * each, about 2 s in all, in close(2). Nobody needs to wait for that: a
+ * detached grandchild (reparented to init at once) holds the last copies and
+ * pays it, and this process closes its own copies, which are not the last,
+ * and goes on. If the fork fails, the close is simply slow.
+ */
+/* Closes every descriptor but the counters in fd[] and keep. */
+static void syscount_close_others(const int *fd, int keep)
+{
+	int top = keep;
+
+	for (int c = 0; c < SYSCOUNT_COUNTERS; c++)
+		top = fd[c] > top ? fd[c] : top;
+	for (int i = 0; i <= top; i++) {
+		bool ours = i == keep;
+
+		for (int c = 0; c < SYSCOUNT_COUNTERS && !ours; c++)
+			ours = fd[c] == i;
+		if (!ours)
+			close(i);
+	}
+	close_range((unsigned)top + 1, ~0u, 0);
+}
+
+static void syscount_perf_close_detached(int *fd)
+{
+	int gate[2];
+	pid_t pid;
+	char c;
+
+	if (fd[0] < 0 || pipe(gate)) {
+		syscount_perf_close(fd);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (fork() == 0) {
+			/* hold nothing but the counters (no caller waits on a
+			 * pipe we inherited), and wait until the parent's copies
+			 * are gone: ours are then the last */
+			syscount_close_others(fd, gate[0]);
+			while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+				;
+			syscount_perf_close(fd);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	syscount_perf_close(fd);
+	close(gate[0]);
+	close(gate[1]);
+}
+
 void syscount_session_free(struct syscount_session *s)
 {
 	if (!s)
 		return;
 	syscount_perf_close(s->fd);
-	syscount_perf_close(s->keep_fd);
+	syscount_perf_close_detached(s->keep_fd);
 	free(s->tracees);
 	free(s);
 }
