@@ -15,7 +15,8 @@ no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 run() {	# run NAME BUFFER: readwrite and copy_file_range, 8 measured runs
 	"$bench" --strategy readwrite,copy_file_range --buffer "$2" --size 16M --repeat 8 \
-		--warmup 1 --quiet --dir "$work/data" --out "$work/$1" >/dev/null
+		--warmup 1 --quiet --dir "$work/data" --out "$work/$1" >"$work/$1.out" 2>&1 ||
+		{ echo "bench run $1 failed:" >&2; cat "$work/$1.out" >&2; return 1; }
 }
 relabel() {	# relabel DIR FROM TO: record readwrite's buffer FROM as TO
 	sed -i "s/^copy,readwrite,random,16777216,$2,/copy,readwrite,random,16777216,$3,/" \
