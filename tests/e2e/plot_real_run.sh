@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# plot_real_run.sh - charts from a small real run: two sizes, two buffers,
+# warm and cold, so every chart but hyperfine's has data. Each chart is
+# written as PNG (magic bytes) and SVG (an <svg element), non-empty; the
+# hyperfine chart is skipped with a reason and not drawn.
+set -u
+bench=${BENCH:?BENCH must name the bench executable}
+command -v gnuplot >/dev/null || { echo "skip: gnuplot is not installed"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-plot-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+"$bench" --strategy readwrite,splice,copy_file_range --buffer 64K,1M --size 1M,4M \
+	--cache both --repeat 2 --quiet --dir "$work/data" --out "$work/res" >/dev/null 2>&1 ||
+	{ echo "FAIL: the run failed" >&2; exit 1; }
+"$bench" plot "$work/res" >"$work/plot.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || no "bench plot exit $rc: $(cat "$work/plot.out")"
+for chart in throughput buffer-sweep syscalls-vs-speed size-scaling cpu-split warm-vs-cold; do
+	png=$work/res/$chart.png svg=$work/res/$chart.svg
+	[ -s "$png" ] && [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && ok ||
+		no "$chart.png missing or not a PNG"
+	[ -s "$svg" ] && grep -q '<svg' "$svg" && ok || no "$chart.svg missing or not an SVG"
+done
+grep -q '^hyperfine: skipped: ' "$work/plot.out" && ok || no "hyperfine chart not reported as skipped"
+[ ! -e "$work/res/hyperfine.png" ] && ok || no "an empty hyperfine chart was drawn"
+
+echo "plot_real_run: $pass passed, $fail failed"
+[ $fail -eq 0 ]
