@@ -24,6 +24,9 @@ in-process medians in that folder's summary.csv when it has the same size.
 options:
   --bench PATH        the bench executable (default: $BENCH, build/bench, or bench in PATH)
   --size SIZE         source size, as bench gen takes it (default 64M)
+  --source FILE       time copies of this existing file instead (read only), e.g. the
+                      dataset of the in-process run to cross-check: the same file's
+                      page cache, so like is compared with like
   --runs N            hyperfine runs per command (default 10)
   --warmup N          warm-up runs per command, warm cache only (default 2)
   --strategies LIST   comma-separated strategies (default: all that run here)
@@ -47,6 +50,7 @@ size=64M
 runs=10
 warmup=2
 strategies=""
+source=""
 dd_bs=1M
 out=""
 workdir_base=${TMPDIR:-/var/tmp}
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--bench) bench=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
+	--source) source=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--warmup) warmup=$2; shift 2 ;;
 	--strategies) strategies=$2; shift 2 ;;
@@ -102,8 +107,13 @@ src=$work/src
 dst=$work/dst
 empty=$work/empty
 
-log "generating a $size source in $work"
-"$bench" gen random "$size" "$src" >&2
+if [ -n "$source" ]; then
+	[ -f "$source" ] || die "--source '$source' is not a regular file"
+	src=$source	# read only: never written or removed
+else
+	log "generating a $size source in $work"
+	"$bench" gen random "$size" "$src" >&2
+fi
 : >"$empty"
 size_bytes=$(stat -c %s "$src")
 
