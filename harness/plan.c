@@ -326,6 +326,33 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 	return 0;
 }
 
+/*
+ * The sizes a workload runs at: --size (or the default). The limit rows,
+ * planned last, run at every size a case was planned at, so each case has
+ * its bound (the default transform matrix adds a 32M size of its own).
+ */
+static size_t plan_sizes(const struct runner *r, const struct workload *wl, uint64_t *out)
+{
+	const struct bench_opts *o = r->o;
+	size_t n = 0;
+
+	if (wl->own_variants) {
+		for (size_t i = 0; i < r->ncases && n < OPT_LIST_MAX * 2; i++) {
+			size_t k = 0;
+
+			while (k < n && out[k] != r->cases[i].size)
+				k++;
+			if (k == n)
+				out[n++] = r->cases[i].size;
+		}
+		if (n)
+			return n;
+	}
+	for (size_t i = 0; i < (o->sizes.n ? o->sizes.n : 1); i++)
+		out[n++] = o->sizes.n ? o->sizes.v[i] : DEFAULT_SIZE;
+	return n;
+}
+
 int plan_build(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
@@ -341,9 +368,12 @@ int plan_build(struct runner *r)
 	for (size_t w = 0; w < nwl; w++) {
 		size_t nds = o->datasets.n ? o->datasets.n : 1;
 
+		uint64_t sizes[OPT_LIST_MAX * 2];
+		size_t nsizes = plan_sizes(r, wls[w], sizes);
+
 		before = r->ncases;
 		for (size_t d = 0; d < nds; d++) {
-			for (size_t s = 0; s < (o->sizes.n ? o->sizes.n : 1); s++) {
+			for (size_t s = 0; s < nsizes; s++) {
 				struct dataset tmp = { 0 };
 				struct bench_case proto = { 0 };
 
@@ -352,7 +382,7 @@ int plan_build(struct runner *r)
 					dataset_kind_parse(o->datasets.v[d], &tmp.kind);
 				proto.wl = wls[w];
 				proto.ds = &tmp;
-				proto.size = o->sizes.n ? o->sizes.v[s] : DEFAULT_SIZE;
+				proto.size = sizes[s];
 				proto.part_size = strcmp(wls[w]->name, "split") ? 0 : o->part_size;
 				proto.queue_depth = o->queue_depth;
 				proto.threads = o->threads;
