@@ -277,11 +277,11 @@ static int finish(struct runner *r)
 		report_print_json(stdout, r, sums);
 	else
 		report_print_table(stdout, r, sums);
-	if (!ret && r->o->format == FORMAT_TABLE)
-		printf("\nresults: %s/{runs,summary,syscalls}.csv%s%s\n", dir,
-		       r->sc ? "" : "  (syscalls n/a: ", r->sc ? "" : r->sc_why);
-	if (!r->sc && r->o->format == FORMAT_TABLE && !ret)
-		printf(")\n");
+	if (!ret && r->o->format == FORMAT_TABLE) {
+		printf("\nresults: %s/{runs,summary,syscalls}.csv\n", dir);
+		if (!r->sc)
+			printf("syscalls: n/a (%s)\n", r->sc_why);
+	}
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
 			ret = 1;
@@ -340,7 +340,12 @@ int cmd_run(int argc, char **argv)
 	}
 	prepare_cases(&r);
 	start_counting(&r);
-	runner_run_all(&r);
+	if (runner_run_all(&r) == -ENOMEM) {
+		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);
+		runner_remove_workdir(&r);
+		ret = 1;
+		goto out_free;
+	}
 	ret = finish(&r);
 	if (interrupt_signal)
 		ret = interrupt_exit_code();

@@ -359,6 +359,7 @@ int runner_run_all(struct runner *r)
 	unsigned warm_rounds = r->o->warmup, max_target = r->o->repeat ? r->o->repeat : 5;
 	unsigned rounds, *target;
 	size_t *order;
+	int err = 0;
 
 	if (r->sc && warm_rounds == 0)
 		warm_rounds = 1;	/* the counting run is never measured */
@@ -366,15 +367,16 @@ int runner_run_all(struct runner *r)
 	order = calloc(r->ncases, sizeof(*order));
 	target = calloc(r->ncases, sizeof(*target));
 	if (!order || !target) {
-		free(order);
-		free(target);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto out_free;
 	}
 	for (size_t i = 0; i < r->ncases; i++) {
 		target[i] = max_target;
 		r->cases[i].runs = calloc(max_target, sizeof(struct run_result));
-		if (!r->cases[i].runs)
-			return -ENOMEM;
+		if (!r->cases[i].runs) {
+			err = -ENOMEM;	/* runner_free() frees those made */
+			goto out_free;
+		}
 		if (r->cases[i].state == CASE_PENDING)
 			r->cases[i].state = CASE_OK;
 	}
@@ -389,9 +391,12 @@ int runner_run_all(struct runner *r)
 	}
 	if (r->progress)
 		fprintf(stderr, "\r\033[K");
+	if (interrupt_signal)
+		err = -EINTR;
+out_free:
 	free(order);
 	free(target);
-	return interrupt_signal ? -EINTR : 0;
+	return err;
 }
 
 /* ------------------------------------------------------ work dir ------ */
