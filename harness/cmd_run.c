@@ -333,6 +333,8 @@ int cmd_run(int argc, char **argv)
 	ret = ensure_datasets(&r);
 	if (ret)
 		goto out_free;
+	if (runner_remove_stale_workdirs(o.dir))
+		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o.dir);
 	if (runner_make_workdir(&r, o.dir)) {
 		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o.dir, strerror(errno));
 		ret = 1;

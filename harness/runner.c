@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -401,9 +402,10 @@ out_free:
 
 /* ------------------------------------------------------ work dir ------ */
 
+/* The work directory carries its owner's pid: work-<pid>-XXXXXX. */
 int runner_make_workdir(struct runner *r, const char *dir)
 {
-	snprintf(r->workdir, sizeof(r->workdir), "%s/work-XXXXXX", dir);
+	snprintf(r->workdir, sizeof(r->workdir), "%s/work-%ld-XXXXXX", dir, (long)getpid());
 	if (!mkdtemp(r->workdir)) {
 		int err = -errno;
 
@@ -411,6 +413,39 @@ int runner_make_workdir(struct runner *r, const char *dir)
 		return err;
 	}
 	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw);
+
+/*
+ * A run killed with SIGKILL cannot remove its work directory. The next run
+ * in the same --dir removes those whose owner no longer exists: only
+ * directories named as bench names them (work-<pid>-XXXXXX), never anything
+ * else. Returns how many it removed.
+ */
+int runner_remove_stale_workdirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int removed = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX], tail[8];
+		long pid;
+
+		if (sscanf(e->d_name, "work-%ld-%6[A-Za-z0-9]", &pid, tail) != 2 ||
+		    strlen(tail) != 6 || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag,

@@ -39,6 +39,8 @@ int runner_run_all(struct runner *r);
 
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);
+/* Removes work directories in dir left by runs that were killed. */
+int runner_remove_stale_workdirs(const char *dir);
 /* Removes the work directory and everything in it. */
 void runner_remove_workdir(struct runner *r);
 
