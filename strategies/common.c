@@ -98,6 +98,29 @@ int probe_scratch_file(const char *dir, char *out, size_t n)
 	return fd;
 }
 
+int probe_scratch_fd(const char *dir, const void *data, size_t len, char *why, size_t n)
+{
+	char path[PATH_MAX];
+	int fd = probe_scratch_file(dir, path, sizeof(path)), err;
+
+	if (fd < 0) {
+		if (why && n)
+			snprintf(why, n, "cannot create a probe file in %s: %s",
+				 dir ? dir : ".", strerror(-fd));
+		return fd;
+	}
+	unlink(path);
+	err = len ? full_pwrite(fd, data, len, 0) : 0;
+	if (err) {
+		if (why && n)
+			snprintf(why, n, "cannot write a probe file in %s: %s",
+				 dir ? dir : ".", strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 FILE *stream_on_dup(int fd, const char *mode)
 {
 	int dupfd = dup(fd);

@@ -76,14 +76,12 @@ static int copy_file_range_copy(const struct copy_job *job)
 /* Copies a few bytes from src_fd to a second scratch file; 0 or -errno. */
 static int copy_file_range_probe_pair(const char *dir, int src_fd)
 {
-	char path[4096];
 	loff_t in = 0, out = 0;
 	int dst_fd, ret = 0;
 
-	dst_fd = probe_scratch_file(dir, path, sizeof(path));
+	dst_fd = probe_scratch_fd(dir, NULL, 0, NULL, 0);
 	if (dst_fd < 0)
 		return dst_fd;
-	unlink(path);
 	if (copy_file_range(src_fd, &in, dst_fd, &out, 16, 0) != 16)
 		ret = errno ? -errno : -EIO;
 	close(dst_fd);
@@ -93,20 +91,13 @@ static int copy_file_range_probe_pair(const char *dir, int src_fd)
 static int copy_file_range_probe(const char *dir, char *why, size_t n)
 {
 	static const char probe_bytes[16] = "copybench probe";
-	char path[4096];
 	int fd, ret;
 
-	fd = probe_scratch_file(dir, path, sizeof(path));
-	if (fd < 0) {
-		snprintf(why, n, "cannot create a probe file in %s: %s", dir, strerror(-fd));
+	fd = probe_scratch_fd(dir, probe_bytes, sizeof(probe_bytes), why, n);
+	if (fd < 0)
 		return fd;
-	}
-	unlink(path);
-	ret = full_pwrite(fd, probe_bytes, sizeof(probe_bytes), 0);
-	if (ret == 0) {
-		errno = 0;
-		ret = copy_file_range_probe_pair(dir, fd);
-	}
+	errno = 0;
+	ret = copy_file_range_probe_pair(dir, fd);
 	close(fd);
 
 	if (ret == -ENOSYS)

@@ -86,13 +86,11 @@ static int reflink_copy(const struct copy_job *job)
 /* Clones src_fd into a second scratch file; 0 or -errno. */
 static int reflink_probe_pair(const char *dir, int src_fd)
 {
-	char path[4096];
 	int dst_fd, ret;
 
-	dst_fd = probe_scratch_file(dir, path, sizeof(path));
+	dst_fd = probe_scratch_fd(dir, NULL, 0, NULL, 0);
 	if (dst_fd < 0)
 		return dst_fd;
-	unlink(path);
 	ret = reflink_ioctl(dst_fd, FICLONE, (void *)(intptr_t)src_fd);
 	close(dst_fd);
 	return ret;
@@ -101,18 +99,13 @@ static int reflink_probe_pair(const char *dir, int src_fd)
 static int reflink_probe(const char *dir, char *why, size_t n)
 {
 	static const char block[4096];
-	char path[4096], fs[64];
+	char fs[64];
 	int fd, ret;
 
-	fd = probe_scratch_file(dir, path, sizeof(path));
-	if (fd < 0) {
-		snprintf(why, n, "cannot create a probe file in %s: %s", dir, strerror(-fd));
+	fd = probe_scratch_fd(dir, block, sizeof(block), why, n);
+	if (fd < 0)
 		return fd;
-	}
-	unlink(path);
-	ret = full_pwrite(fd, block, sizeof(block), 0);
-	if (ret == 0)
-		ret = reflink_probe_pair(dir, fd);
+	ret = reflink_probe_pair(dir, fd);
 	close(fd);
 	if (ret == 0)
 		return 0;

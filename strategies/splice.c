@@ -146,21 +146,17 @@ out_close_pipe:
 /* Can splice(2) read a file in dir into a pipe here? */
 static int splice_probe(const char *dir, char *why, size_t n)
 {
-	char path[4096];
 	loff_t off = 0;
 	int pfd[2];
 	int fd, ret = 0;
 
-	fd = probe_scratch_file(dir, path, sizeof(path));
-	if (fd < 0) {
-		snprintf(why, n, "cannot create a probe file: %s", strerror(-fd));
+	fd = probe_scratch_fd(dir, "x", 1, why, n);
+	if (fd < 0)
 		return fd;
-	}
-	errno = 0;
-	if (pwrite(fd, "x", 1, 0) != 1 || pipe2(pfd, O_CLOEXEC) < 0) {
-		ret = errno ? -errno : -EIO;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		ret = -errno;
 		snprintf(why, n, "probe setup failed: %s", strerror(-ret));
-		goto out_remove_file;
+		goto out_close_file;
 	}
 	if (splice(fd, &off, pfd[1], NULL, 1, 0) != 1) {
 		ret = errno ? -errno : -EIO;
@@ -169,9 +165,8 @@ static int splice_probe(const char *dir, char *why, size_t n)
 	}
 	close(pfd[0]);
 	close(pfd[1]);
-out_remove_file:
+out_close_file:
 	close(fd);
-	unlink(path);
 	return ret;
 }
 

@@ -90,6 +90,11 @@ FILE *stream_on_dup(int fd, const char *mode);
 int fs_type_name(const char *path, char *out, size_t n);
 /* Makes a small scratch file in dir for probes; returns fd, path in out. */
 int probe_scratch_file(const char *dir, char *out, size_t n);
+/*
+ * A scratch file in dir, already unlinked, holding len bytes of data: the fd,
+ * or -errno with why (may be NULL) filled.
+ */
+int probe_scratch_fd(const char *dir, const void *data, size_t len, char *why, size_t n);
 
 #define STRATEGY_DEFAULT_BUFFER (128u * 1024u)
 
