@@ -25,7 +25,9 @@
  * manifest beside the file so that later runs can reuse it.
  */
 #include "dataset.h"
-#include "strategy.h"
+#include "fileio.h"
+#include "fsinfo.h"
+#include "rng.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,15 +81,6 @@ static char dataset_zeros[DATASET_BLOCK];
 struct xoshiro {
 	uint64_t s[4];
 };
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static inline uint64_t rotl64(uint64_t x, int k)
 {
@@ -601,28 +594,18 @@ static int dataset_matches(struct dataset *d, const char *manifest_path)
 	return 1;
 }
 
-/* mkdir -p: creates every missing component of dir. */
+/* mkdir -p dir; it must end up a directory. */
 static int dataset_mkdirs(const char *dir)
 {
-	char buf[PATH_MAX];
+	char made[PATH_MAX];
 	struct stat st;
+	int err;
 
 	if (!dir[0])
 		return -EINVAL;
-	if ((size_t)snprintf(buf, sizeof(buf), "%s", dir) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; ; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = c;
-		if (!c)
-			break;
-	}
+	err = make_dirs(dir, made, sizeof(made));
+	if (err)
+		return err;
 	if (stat(dir, &st))
 		return -errno;
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;

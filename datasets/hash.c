@@ -8,7 +8,7 @@
  * pread leaves the descriptor's file offset alone.
  */
 #include "dataset.h"
-#include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

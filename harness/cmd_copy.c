@@ -8,6 +8,7 @@
  * partial DST. The copy itself runs in a child process, so a strategy that
  * dies (SIGBUS when an mmap'd source shrinks) is reported, not a crash.
  */
+#include "child.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "strategy.h"
@@ -203,25 +204,15 @@ static int make_temp(struct copy_cmd *cc)
 	return fd;
 }
 
-/* Child: the copy (and counting), result via exit status and pipe. */
-static void __attribute__((noreturn))
-copy_child(struct copy_cmd *cc, struct syscount_session *sc, int wfd)
+/* The timed work of the child: the copy, and fdatasync with --fsync. */
+static int copy_work(void *arg)
 {
-	struct syscount counts = { 0 };
-	int err;
+	const struct copy_cmd *cc = arg;
+	int err = cc->s->copy(&cc->job);
 
-	interrupt_reset_child();
-	if (sc)
-		syscount_begin(sc);
-	err = cc->s->copy(&cc->job);
 	if (!err && cc->fsync && fdatasync(cc->job.dst_fd))
 		err = -errno;
-	if (sc)
-		syscount_end(sc, &counts);
-	if (write(wfd, &err, sizeof(err)) != sizeof(err) ||
-	    write(wfd, &counts, sizeof(counts)) != sizeof(counts))
-		_exit(3);
-	_exit(0);
+	return err;
 }
 
 static void print_counts(const struct copy_cmd *cc, const struct syscount *c)
@@ -241,48 +232,20 @@ static void print_counts(const struct copy_cmd *cc, const struct syscount *c)
 
 static int run_copy(struct copy_cmd *cc, struct syscount_session *sc)
 {
-	struct syscount counts = { 0 }, traced = { 0 };
-	struct rusage ru;
-	int fds[2], status = 0, err = -ECHILD;
-	pid_t pid;
+	const struct child_work work = { .run = copy_work, .arg = cc };
+	struct child_result res;
+	char why[200];
+	int err = child_run(&work, sc, &res);
 
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = sc ? syscount_fork(sc) : fork();
-	if (pid == 0) {
-		close(fds[0]);
-		copy_child(cc, sc, fds[1]);
+	if (err)
+		return err;
+	if (!child_ok(&res) && child_describe(&res, "the copy", why, sizeof(why))) {
+		fprintf(stderr, "bench copy: %s: %s\n", cc->src, why);
+		return -EINTR;	/* described: the caller adds nothing */
 	}
-	close(fds[1]);
-	if (pid < 0) {
-		close(fds[0]);
-		return -errno;
-	}
-	/* Reap first: a traced child runs only while the tracer waits. */
-	if (sc)
-		syscount_wait(sc, pid, &status, &ru, &traced);
-	else
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			kill(pid, SIGKILL);
-	if (read(fds[0], &err, sizeof(err)) != sizeof(err) ||
-	    read(fds[0], &counts, sizeof(counts)) != sizeof(counts))
-		err = -ECHILD;
-	close(fds[0]);
-	if (sc && strcmp(syscount_session_method(sc), "ptrace") == 0)
-		counts = traced;
-	if (interrupt_signal)
-		return -EINTR;
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-
-		fprintf(stderr, "bench copy: %s: the copy was killed by %s%s%s\n", cc->src,
-			sigabbrev_np(sig) ? "SIG" : "", sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
-			sig == SIGBUS ? " (the source shrank during the copy, or the destination's filesystem is full)" : "");
-		return -EINTR;
-	}
-	if (!err && cc->count)
-		print_counts(cc, &counts);
-	return err;
+	if (!res.err && cc->count)
+		print_counts(cc, &res.counts);
+	return res.err;
 }
 
 static int copy_into_temp(struct copy_cmd *cc)
@@ -301,9 +264,6 @@ static int copy_into_temp(struct copy_cmd *cc)
 			cc->src, cc->s->name);
 	else if (err == -ENODATA)
 		fprintf(stderr, "bench copy: %s: the source ended early (it shrank during the copy?)\n", cc->src);
-	else if (err == -EFAULT)
-		fprintf(stderr, "bench copy: %s: the source shrank during the copy (EFAULT: a write from its mapping went past its end)\n",
-			cc->src);
 	else if (err == -EXDEV)
 		fprintf(stderr, "bench copy: %s -> %s with %s: source and destination are on different filesystems (EXDEV); use a strategy that reads and writes, such as readwrite\n",
 			cc->src, cc->dst, cc->s->name);

@@ -5,9 +5,10 @@
  */
 #include "commands.h"
 #include "interrupt.h"
-#include "plan_build.h"
+#include "plan.h"
 #include "report.h"
 #include "units.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,56 +19,6 @@
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
-
-/*
- * mkdir -p. The first directory it had to create goes into made[] ("" when
- * the whole path existed), so that an early failure can take them away.
- */
-static int make_dirs(const char *path, char *made, size_t n)
-{
-	char buf[PATH_MAX];
-
-	made[0] = '\0';
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; ; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) == 0) {
-			if (!made[0])
-				snprintf(made, n, "%s", buf);
-		} else if (errno != EEXIST) {
-			return -errno;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	return 0;
-}
-
-/* Removes the directories make_dirs created, deepest first, if still empty. */
-static void unmake_dirs(const char *path, const char *made)
-{
-	char buf[PATH_MAX];
-	size_t top = strlen(made);
-
-	if (!top)
-		return;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		char *slash;
-
-		rmdir(buf);
-		slash = strrchr(buf, '/');
-		if (!slash || (size_t)(slash - buf) < top)
-			return;
-		*slash = '\0';
-	}
-}
 
 /* "79.2G": one decimal in the largest unit, for messages. */
 static void approx_size(uint64_t bytes, char *out, size_t n)
@@ -202,9 +153,9 @@ static void prepare_cases(struct runner *r)
 		struct bench_case *c = &r->cases[i];
 		char why[200] = "";
 
-		if (c->state != CASE_PENDING || !c->wl->prepare)
+		if (c->state != CASE_PENDING || !c->spec.wl->prepare)
 			continue;
-		if (c->wl->prepare(c, why, sizeof(why))) {
+		if (c->spec.wl->prepare(&c->spec, why, sizeof(why))) {
 			c->state = CASE_UNAVAILABLE;
 			snprintf(c->why, sizeof(c->why), "%s", why);
 		}

@@ -5,7 +5,7 @@
  * probed here, so a strategy that cannot run is listed as unavailable with
  * its reason instead of silently missing.
  */
-#include "plan_build.h"
+#include "plan.h"
 #include "channel.h"
 #include "units.h"
 
@@ -86,15 +86,16 @@ static int plan_grow(struct runner *r, size_t *cap)
 		return -ENOMEM;
 	if (d != r->datasets)
 		for (size_t i = 0; i < r->ncases; i++)
-			r->cases[i].ds = d + (r->cases[i].ds - r->datasets);
+			r->cases[i].spec.ds = d + (r->cases[i].spec.ds - r->datasets);
 	r->datasets = d;
 	return 0;
 }
 
-/* Appends one case per cache state; `proto` has everything else set. */
-static int plan_add(struct runner *r, size_t *cap, const struct bench_case *proto)
+/* Appends one case per cache state asked for; `proto` has the rest set. */
+static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case *proto,
+			  bool warm, bool cold)
 {
-	const bool modes[2] = { r->o->cache_warm, r->o->cache_cold };
+	const bool modes[2] = { warm, cold };
 
 	for (int m = 0; m < 2; m++) {
 		struct bench_case *c;
@@ -108,9 +109,15 @@ static int plan_add(struct runner *r, size_t *cap, const struct bench_case *prot
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
-		c->ds = plan_dataset(r, proto->ds->kind, proto->size, r->o->seed);
+		c->spec.ds = plan_dataset(r, proto->spec.ds->kind, proto->spec.size, r->o->seed);
 	}
 	return 0;
+}
+
+/* Appends one case per cache state of the run (--cache). */
+static int plan_add(struct runner *r, size_t *cap, const struct bench_case *proto)
+{
+	return plan_add_modes(r, cap, proto, r->o->cache_warm, r->o->cache_cold);
 }
 
 /* Buffers for a strategy: the sweep, its default, or none. */
@@ -136,8 +143,8 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 	size_t buffers[OPT_LIST_MAX], nb = plan_buffers(r->o, s, buffers);
 	char why[200];
 
-	proto->strategy = s;
-	proto->variant = s->name;
+	proto->spec.strategy = s;
+	proto->spec.variant = s->name;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
 	if (strategy_probe(s, r->o->dir, why, sizeof(why))) {
@@ -147,7 +154,7 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 	for (size_t b = 0; b < nb; b++) {
 		int err;
 
-		proto->buffer = buffers[b];
+		proto->spec.buffer = buffers[b];
 		err = plan_add(r, cap, proto);
 		if (err)
 			return err;
@@ -156,13 +163,13 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 }
 
 /* Does s take part in wl? Named strategies always (test-only ones too, when
- * named); split needs strategies that copy at offsets. */
+ * named); a workload of ranges needs strategies that copy at offsets. */
 static bool strategy_fits(const struct workload *wl, const struct copy_strategy *s,
 			  const struct str_list *want)
 {
 	if (want->n ? !list_has(want, s->name) : (s->flags & STRATEGY_TEST_ONLY))
 		return false;
-	return strcmp(wl->name, "split") != 0 || (s->flags & STRATEGY_RANGE);
+	return !(wl->flags & WORKLOAD_RANGES) || (s->flags & STRATEGY_RANGE);
 }
 
 static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *proto,
@@ -170,10 +177,10 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 {
 	char why[200];
 
-	proto->channel = ch;
-	proto->variant = ch->name;
-	proto->batch_lines = batch;
-	proto->buffer = buffer;
+	proto->spec.channel = ch;
+	proto->spec.variant = ch->name;
+	proto->spec.batch_lines = batch;
+	proto->spec.buffer = buffer;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
 	if (channel_probe(ch, why, sizeof(why))) {
@@ -196,8 +203,8 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 
 			if (t->channel && strcmp(t->channel, ch->name))
 				continue;
-			if (t->max_size && one.size > t->max_size)
-				one.size = t->max_size;
+			if (t->max_size && one.spec.size > t->max_size)
+				one.spec.size = t->max_size;
 			err = plan_channel_case(r, cap, &one, ch, t->batch_lines, t->buffer);
 			if (err)
 				return err;
@@ -217,27 +224,22 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 	return 0;
 }
 
-/* The limit rows: memcpy rows once (warm: hot buffers), the device read
- * only with cold runs, for which it is the bound. */
+/* A workload's own variants (the limit rows): once each, warm (hot
+ * buffers), except those that bound cold runs, which run cold and only when
+ * cold runs are asked for. */
 static int plan_own_cases(struct runner *r, size_t *cap, struct bench_case *proto)
 {
-	struct bench_opts one = *r->o;
-	const struct bench_opts *saved = r->o;
 	int err = 0;
 
-	for (const char *const *v = proto->wl->own_variants; *v && !err; v++) {
-		bool device = strcmp(*v, "device-read") == 0;
+	for (const struct workload_variant *v = proto->spec.wl->own_variants; v->name && !err; v++) {
+		bool cold = v->flags & VARIANT_COLD_ONLY;
 
-		if (device && !saved->cache_cold)
+		if (cold && !r->o->cache_cold)
 			continue;
-		one.cache_warm = !device;
-		one.cache_cold = device;
-		proto->variant = *v;
+		proto->spec.variant = v->name;
 		proto->state = CASE_PENDING;
 		proto->why[0] = '\0';
-		r->o = &one;
-		err = plan_add(r, cap, proto);
-		r->o = saved;
+		err = plan_add_modes(r, cap, proto, !cold, cold);
 	}
 	return err;
 }
@@ -245,13 +247,13 @@ static int plan_own_cases(struct runner *r, size_t *cap, struct bench_case *prot
 /* Every variant of one workload for one dataset kind and size. */
 static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto)
 {
-	const struct workload *wl = proto->wl;
+	const struct workload *wl = proto->spec.wl;
 	const struct str_list *want = &r->o->strategies;
 	int err = 0;
 
 	if (wl->own_variants)
 		return plan_own_cases(r, cap, proto);
-	if (wl->uses_channels) {
+	if (wl->flags & WORKLOAD_CHANNELS) {
 		for (size_t i = 0; i < channel_count && !err; i++)
 			if (!want->n || list_has(want, channel_table[i]->name))
 				err = plan_channel_cases(r, cap, proto, channel_table[i]);
@@ -269,9 +271,8 @@ static bool variant_known(const char *name)
 	if (strategy_find(name) || channel_find(name))
 		return true;
 	for (size_t i = 0; i < workload_count; i++)
-		for (const char *const *v = workload_table[i]->own_variants; v && *v; v++)
-			if (strcmp(*v, name) == 0)
-				return true;
+		if (workload_variant_find(workload_table[i], name))
+			return true;
 	return false;
 }
 
@@ -306,7 +307,7 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 		for (size_t i = 0; i < o->workloads.n; i++) {
 			const struct workload *wl = workload_find(o->workloads.v[i]);
 
-			if (!wl || wl->own_variants) {
+			if (!wl || (wl->flags & WORKLOAD_LIMITS)) {
 				fprintf(stderr, "bench: unknown workload '%s' (known: copy, split, transform)\n",
 					o->workloads.v[i]);
 				return 2;
@@ -315,13 +316,13 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 		}
 	} else {
 		for (size_t i = 0; i < workload_count; i++)
-			if (o->all ? !workload_table[i]->own_variants
-				   : strcmp(workload_table[i]->name, "copy") == 0)
+			if (o->all ? !(workload_table[i]->flags & WORKLOAD_LIMITS)
+				   : (workload_table[i]->flags & WORKLOAD_DEFAULT))
 				wls[(*nwl)++] = workload_table[i];
 	}
 	/* the machine-limit rows come with every run that copies */
 	for (size_t i = 0; i < workload_count && !o->no_limits; i++)
-		if (workload_table[i]->own_variants && strcmp(workload_table[i]->name, "limit") == 0)
+		if (workload_table[i]->flags & WORKLOAD_LIMITS)
 			wls[(*nwl)++] = workload_table[i];
 	return 0;
 }
@@ -336,14 +337,14 @@ static size_t plan_sizes(const struct runner *r, const struct workload *wl, uint
 	const struct bench_opts *o = r->o;
 	size_t n = 0;
 
-	if (wl->own_variants) {
+	if (wl->flags & WORKLOAD_LIMITS) {
 		for (size_t i = 0; i < r->ncases && n < OPT_LIST_MAX * 2; i++) {
 			size_t k = 0;
 
-			while (k < n && out[k] != r->cases[i].size)
+			while (k < n && out[k] != r->cases[i].spec.size)
 				k++;
 			if (k == n)
-				out[n++] = r->cases[i].size;
+				out[n++] = r->cases[i].spec.size;
 		}
 		if (n)
 			return n;
@@ -377,16 +378,16 @@ int plan_build(struct runner *r)
 				struct dataset tmp = { 0 };
 				struct bench_case proto = { 0 };
 
-				tmp.kind = (enum dataset_kind)wls[w]->default_dataset;
+				tmp.kind = wls[w]->default_dataset;
 				if (o->datasets.n)
 					dataset_kind_parse(o->datasets.v[d], &tmp.kind);
-				proto.wl = wls[w];
-				proto.ds = &tmp;
-				proto.size = sizes[s];
-				proto.part_size = strcmp(wls[w]->name, "split") ? 0 : o->part_size;
-				proto.queue_depth = o->queue_depth;
-				proto.threads = o->threads;
-				proto.fsync = o->fsync;
+				proto.spec.wl = wls[w];
+				proto.spec.ds = &tmp;
+				proto.spec.size = sizes[s];
+				proto.spec.part_size = wls[w]->flags & WORKLOAD_PARTS ? o->part_size : 0;
+				proto.spec.queue_depth = o->queue_depth;
+				proto.spec.threads = o->threads;
+				proto.spec.fsync = o->fsync;
 				if (plan_workload(r, &cap, &proto))
 					return 1;
 			}

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "csv.h"
 #include "units.h"
+#include "json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,20 +21,31 @@
 
 static bool same_group(const struct bench_case *a, const struct bench_case *b)
 {
-	return a->wl == b->wl && a->ds->kind == b->ds->kind && a->size == b->size &&
-	       a->cache == b->cache && a->part_size == b->part_size;
+	return a->spec.wl == b->spec.wl && a->spec.ds->kind == b->spec.ds->kind && a->spec.size == b->spec.size &&
+	       a->cache == b->cache && a->spec.part_size == b->spec.part_size;
+}
+
+/* The limit kind of case c, when it is a limit row; LIMIT_NONE otherwise. */
+static enum limit_kind case_limit_kind(const struct bench_case *c)
+{
+	const struct workload_variant *v;
+
+	if (!(c->spec.wl->flags & WORKLOAD_LIMITS))
+		return LIMIT_NONE;
+	v = workload_variant_find(c->spec.wl, c->spec.variant);
+	return v ? v->bounds : LIMIT_NONE;
 }
 
 static double limit_mib_per_s(const struct runner *r, const struct case_summary *sums,
 			      const struct bench_case *c)
 {
+	enum limit_kind bound = c->cache == CACHE_COLD ? LIMIT_DEVICE : LIMIT_MEMCPY;
+
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *l = &r->cases[i];
 
-		const char *bound = c->cache == CACHE_COLD ? "device-read" : "memcpy";
-
-		if (strcmp(l->wl->name, "limit") == 0 && strcmp(l->variant, bound) == 0 &&
-		    l->size == c->size && l->nruns && sums[i].mib_per_s > 0)
+		if (case_limit_kind(l) == bound && l->spec.size == c->spec.size &&
+		    l->nruns && sums[i].mib_per_s > 0)
 			return sums[i].mib_per_s;
 	}
 	return -1;
@@ -59,7 +71,7 @@ void report_summarize(const struct runner *r, struct case_summary *sums)
 			sums[i].sys_ns = stats_median(s, c->nruns);
 		}
 		if (sums[i].st.median > 0)
-			sums[i].mib_per_s = (double)c->size / MIB / (sums[i].st.median / 1e9);
+			sums[i].mib_per_s = (double)c->spec.size / MIB / (sums[i].st.median / 1e9);
 		free(w);
 		free(u);
 		free(s);
@@ -110,15 +122,15 @@ static void csv_header(struct csv_writer *w, const char *middle)
 
 static void csv_ident(struct csv_writer *w, const struct bench_case *c)
 {
-	csv_str(w, c->wl->name);
-	csv_str(w, c->variant);
-	csv_str(w, dataset_kind_name(c->ds->kind));
-	csv_u64(w, c->size);
-	csv_u64(w, c->buffer);
+	csv_str(w, c->spec.wl->name);
+	csv_str(w, c->spec.variant);
+	csv_str(w, dataset_kind_name(c->spec.ds->kind));
+	csv_u64(w, c->spec.size);
+	csv_u64(w, c->spec.buffer);
 	csv_str(w, cache_mode_name(c->cache));
-	csv_u64(w, c->batch_lines);
-	csv_u64(w, c->part_size);
-	csv_u64(w, c->fsync);
+	csv_u64(w, c->spec.batch_lines);
+	csv_u64(w, c->spec.part_size);
+	csv_u64(w, c->spec.fsync);
 }
 
 static void csv_env(struct csv_writer *w, const struct sysinfo_env *env)
@@ -185,8 +197,8 @@ static void write_summary(struct csv_writer *w, const struct runner *r,
 		csv_dbl(w, s->mib_per_s, 1);
 		csv_dbl(w, s->ratio, 3);
 		csv_opt_u64(w, c->counts.valid, c->counts.total);
-		if (c->counts.valid && c->size)
-			csv_dbl(w, (double)c->counts.total / ((double)c->size / MIB), 3);
+		if (c->counts.valid && c->spec.size)
+			csv_dbl(w, (double)c->counts.total / ((double)c->spec.size / MIB), 3);
 		else
 			csv_str(w, "");
 		csv_dbl(w, s->user_ns, 0);
@@ -309,11 +321,11 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 {
 	char size[32], part[32];
 
-	format_size(c->size, size, sizeof(size));
-	fprintf(f, "\n%s · %s · %s · %s cache", c->wl->name,
-		dataset_kind_name(c->ds->kind), size, cache_mode_name(c->cache));
-	if (c->part_size) {
-		format_size(c->part_size, part, sizeof(part));
+	format_size(c->spec.size, size, sizeof(size));
+	fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
+		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	if (c->spec.part_size) {
+		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
 	}
 	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %8s %9s %8s %7s %s\n",
@@ -324,34 +336,34 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
 {
 	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
-	double lo = s->st.max > 0 ? (double)c->size / MIB / (s->st.max / 1e9) : 0;
-	double hi = s->st.min > 0 ? (double)c->size / MIB / (s->st.min / 1e9) : 0;
+	double lo = s->st.max > 0 ? (double)c->spec.size / MIB / (s->st.max / 1e9) : 0;
+	double hi = s->st.min > 0 ? (double)c->spec.size / MIB / (s->st.min / 1e9) : 0;
 	char range[40];
 	size_t verified = 0;
 
 	for (size_t k = 0; k < c->nruns; k++)
 		verified += c->runs[k].verified;
-	if (c->buffer)
-		format_size(c->buffer, buf, sizeof(buf));
-	if (c->channel)
-		snprintf(batch, sizeof(batch), c->batch_lines ? "%u" : "buf", c->batch_lines);
-	if (c->wl->uncounted) {
+	if (c->spec.buffer)
+		format_size(c->spec.buffer, buf, sizeof(buf));
+	if (c->spec.channel)
+		snprintf(batch, sizeof(batch), c->spec.batch_lines ? "%u" : "buf", c->spec.batch_lines);
+	if (c->spec.wl->flags & WORKLOAD_UNCOUNTED) {
 		snprintf(sc, sizeof(sc), "-");
 		snprintf(per, sizeof(per), "-");
 	} else if (c->counts.valid) {
 		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
-		if (c->size)
-			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->size / MIB));
+		if (c->spec.size)
+			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->spec.size / MIB));
 	}
 	if (s->pct_of_limit >= 0)
 		snprintf(lim, sizeof(lim), "%.0f%%", s->pct_of_limit);
 	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
 	if (c->state == CASE_FAILED) {
-		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->variant, buf, batch, c->why);
+		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->spec.variant, buf, batch, c->why);
 		return;
 	}
 	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %7.2fx %9s %8s %7s %zu/%zu%s\n",
-		c->variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, s->ratio,
+		c->spec.variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, s->ratio,
 		sc, per, lim, verified, c->nruns,
 		c->shared_extents ? "  shared extents: cloned, not a copy speed" : "");
 }
@@ -367,15 +379,15 @@ static void print_unavailable(FILE *f, const struct runner *r)
 		if (c->state != CASE_UNAVAILABLE)
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = r->cases[j].state == CASE_UNAVAILABLE && r->cases[j].wl == c->wl &&
-			       strcmp(r->cases[j].variant, c->variant) == 0 &&
+			seen = r->cases[j].state == CASE_UNAVAILABLE && r->cases[j].spec.wl == c->spec.wl &&
+			       strcmp(r->cases[j].spec.variant, c->spec.variant) == 0 &&
 			       strcmp(r->cases[j].why, c->why) == 0;
 		if (seen)
 			continue;
 		if (!any)
 			fprintf(f, "\nunavailable here:\n");
 		any = true;
-		fprintf(f, "  %-10s %-16s unavailable: %s\n", c->wl->name, c->variant, c->why);
+		fprintf(f, "  %-10s %-16s unavailable: %s\n", c->spec.wl->name, c->spec.variant, c->why);
 	}
 }
 
@@ -413,20 +425,6 @@ out_free:
 
 /* ------------------------------------------------------------ JSON ----- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	fprintf(f, "{\n  \"host\": ");
@@ -445,17 +443,17 @@ void report_print_json(FILE *f, const struct runner *r, const struct case_summar
 
 		report_status(c, status, sizeof(status));
 		fprintf(f, "    {\"workload\": ");
-		json_str(f, c->wl->name);
+		json_str(f, c->spec.wl->name);
 		fprintf(f, ", \"strategy\": ");
-		json_str(f, c->variant);
+		json_str(f, c->spec.variant);
 		fprintf(f, ", \"dataset\": \"%s\", \"size_bytes\": %llu, \"buffer_bytes\": %zu, \"cache\": \"%s\", \"batch_lines\": %u, \"part_size\": %llu, \"fsync\": %d, \"runs\": %zu, \"median_ns\": %.0f, \"min_ns\": %.0f, \"max_ns\": %.0f, \"mean_ns\": %.0f, \"stddev_ns\": %.0f, \"cv\": %.4f, \"mb_per_s\": %.1f, \"ratio_to_fastest\": %.3f, \"syscalls\": ",
-			dataset_kind_name(c->ds->kind), (unsigned long long)c->size, c->buffer,
-			cache_mode_name(c->cache), c->batch_lines, (unsigned long long)c->part_size,
-			c->fsync, c->nruns, s->st.median, s->st.min, s->st.max, s->st.mean,
+			dataset_kind_name(c->spec.ds->kind), (unsigned long long)c->spec.size, c->spec.buffer,
+			cache_mode_name(c->cache), c->spec.batch_lines, (unsigned long long)c->spec.part_size,
+			c->spec.fsync, c->nruns, s->st.median, s->st.min, s->st.max, s->st.mean,
 			s->st.stddev, s->st.cv, s->mib_per_s, s->ratio);
 		if (c->counts.valid)
 			fprintf(f, "%llu, \"syscalls_per_mib\": %.3f", (unsigned long long)c->counts.total,
-				c->size ? (double)c->counts.total / ((double)c->size / MIB) : 0.0);
+				c->spec.size ? (double)c->counts.total / ((double)c->spec.size / MIB) : 0.0);
 		else
 			fprintf(f, "null, \"syscalls_per_mib\": null");
 		fprintf(f, ", \"user_ns\": %.0f, \"sys_ns\": %.0f, \"pct_of_limit\": ", s->user_ns, s->sys_ns);

@@ -11,6 +11,8 @@
  * run() is inside the clock.
  */
 #include "runner.h"
+#include "child.h"
+#include "rng.h"
 #include "interrupt.h"
 #include "stats.h"
 #include "units.h"
@@ -29,20 +31,32 @@
 #include <time.h>
 #include <unistd.h>
 
-/* What a child tells its parent. */
-struct child_report {
-	int err;
-	uint64_t wall_ns;
-	char msg[256];
-	struct syscount counts;
+/* What the child of one run works on. */
+struct run_work {
+	const struct bench_case *c;
+	struct run_ctx ctx;
 };
 
-static uint64_t now_ns(void)
+static int work_setup(void *arg)
 {
-	struct timespec ts;
+	struct run_work *w = arg;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return w->c->spec.wl->setup ? w->c->spec.wl->setup(&w->ctx) : 0;
+}
+
+static int work_run(void *arg)
+{
+	struct run_work *w = arg;
+
+	return w->c->spec.wl->run(&w->ctx);
+}
+
+static void work_teardown(void *arg)
+{
+	struct run_work *w = arg;
+
+	if (w->c->spec.wl->teardown)
+		w->c->spec.wl->teardown(&w->ctx);
 }
 
 static uint64_t tv_ns(struct timeval tv)
@@ -50,135 +64,38 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
 }
 
-static void write_report(int fd, const struct child_report *rep)
+static void describe_failure(struct runner *r, struct bench_case *c,
+			     const struct child_result *res)
 {
-	const char *p = (const char *)rep;
-	size_t left = sizeof(*rep);
+	char why[200];
 
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		left -= (size_t)n;
-	}
-}
-
-/* The child: untimed setup, the timed run, untimed teardown, report, exit. */
-static void __attribute__((noreturn))
-child_main(struct runner *r, struct bench_case *c, const char *dst, int wfd,
-	   bool counting)
-{
-	struct run_ctx ctx = {
-		.c = c, .src = c->ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
-	};
-	struct child_report rep;
-	uint64_t t0, t1;
-
-	interrupt_reset_child();
-	memset(&rep, 0, sizeof(rep));
-	rep.err = c->wl->setup ? c->wl->setup(&ctx) : 0;
-	if (!rep.err) {
-		if (counting)
-			syscount_begin(r->sc);
-		t0 = now_ns();
-		rep.err = c->wl->run(&ctx);
-		t1 = now_ns();
-		if (counting)
-			syscount_end(r->sc, &rep.counts);
-		rep.wall_ns = t1 - t0;
-		if (c->wl->teardown)
-			c->wl->teardown(&ctx);
-	}
-	snprintf(rep.msg, sizeof(rep.msg), "%s", ctx.msg);
-	write_report(wfd, &rep);
-	_exit(0);
-}
-
-/* Reads the child's report; false when it sent none (it died). */
-static bool read_report(int fd, struct child_report *rep)
-{
-	char *p = (char *)rep;
-	size_t got = 0;
-
-	while (got < sizeof(*rep)) {
-		ssize_t n = read(fd, p + got, sizeof(*rep) - got);
-
-		if (n < 0 && errno == EINTR) {
-			if (interrupt_signal)
-				return false;
-			continue;
-		}
-		if (n <= 0)
-			return false;
-		got += (size_t)n;
-	}
-	return true;
-}
-
-/* Waits for the child; on an interruption, kills it first. */
-static int reap_child(struct runner *r, pid_t pid, bool counting, int *status,
-		      struct rusage *ru, struct syscount *counts)
-{
-	for (;;) {
-		pid_t got;
-
-		if (interrupt_signal)
-			kill(pid, SIGKILL);
-		if (counting && r->sc)
-			return syscount_wait(r->sc, pid, status, ru, counts) < 0 ? -ECHILD : 0;
-		got = wait4(pid, status, 0, ru);
-		if (got == pid)
-			return 0;
-		if (got < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-static void describe_failure(struct runner *r, struct bench_case *c, int status,
-			     const struct child_report *rep, bool reported)
-{
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-
-		snprintf(c->why, sizeof(c->why), "the run was killed by %s%s%s",
-			 sigabbrev_np(sig) ? "SIG" : "", sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
-			 sig == SIGBUS ? " (the source shrank during the copy, or the filesystem is full)" : "");
-	} else if (!reported) {
-		snprintf(c->why, sizeof(c->why), "the run exited with status %d without a report",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	} else if (rep->err == -EFAULT) {
-		snprintf(c->why, sizeof(c->why),
-			 "the source shrank during the copy (EFAULT: a write from its mapping went past its end)");
-	} else if (rep->err == -ENOSPC || rep->err == -EDQUOT) {
+	if (child_describe(res, "the run", why, sizeof(why))) {
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	} else if (res->err == -ENOSPC || res->err == -EDQUOT) {
 		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.80s into %.80s (output removed)",
-			 strerror(-rep->err), c->ds->path, r->workdir);
+			 strerror(-res->err), c->spec.ds->path, r->workdir);
 	} else {
-		snprintf(c->why, sizeof(c->why), "%s%s%.200s", strerror(-rep->err),
-			 rep->msg[0] ? ": " : "", rep->msg);
+		snprintf(c->why, sizeof(c->why), "%s%s%.200s", strerror(-res->err),
+			 res->msg[0] ? ": " : "", res->msg);
 	}
 }
 
-static void fill_result(struct run_result *res, const struct child_report *rep,
-			const struct rusage *ru)
+static void fill_result(struct run_result *res, const struct child_result *ch)
 {
-	res->wall_ns = rep->wall_ns;
-	res->user_ns = tv_ns(ru->ru_utime);
-	res->sys_ns = tv_ns(ru->ru_stime);
-	res->max_rss_kb = ru->ru_maxrss;
-	res->minflt = ru->ru_minflt;
-	res->majflt = ru->ru_majflt;
-	res->nvcsw = ru->ru_nvcsw;
-	res->nivcsw = ru->ru_nivcsw;
+	res->wall_ns = ch->wall_ns;
+	res->user_ns = tv_ns(ch->ru.ru_utime);
+	res->sys_ns = tv_ns(ch->ru.ru_stime);
+	res->max_rss_kb = ch->ru.ru_maxrss;
+	res->minflt = ch->ru.ru_minflt;
+	res->majflt = ch->ru.ru_majflt;
+	res->nvcsw = ch->ru.ru_nvcsw;
+	res->nivcsw = ch->ru.ru_nivcsw;
 }
 
 /* Sets the cache state; a cold state that cannot be reached is unavailable. */
 static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 {
-	int err = cache_set(c->ds->path, c->cache, r->o->drop_caches, pct);
+	int err = cache_set(c->spec.ds->path, c->cache, r->o->drop_caches, pct);
 
 	if (err) {
 		snprintf(c->why, sizeof(c->why), "cannot set the %s cache state: %s",
@@ -195,88 +112,62 @@ static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 	return 0;
 }
 
+/* Verifies the output of a run that exited well; records what it is made of. */
+static int check_output(struct bench_case *c, const char *dst)
+{
+	char why[sizeof(c->why)];
+	int err = c->spec.wl->verify(&c->spec, dst, why, sizeof(why));
+
+	if (err) {
+		snprintf(c->why, sizeof(c->why), "verification failed: %.220s", why);
+		return err;
+	}
+	if (c->spec.wl->inspect && c->spec.wl->inspect(&c->spec, dst))
+		c->shared_extents = true;
+	return 0;
+}
+
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		    struct run_result *res)
 {
-	struct child_report rep;
-	struct syscount traced = { 0 };
-	struct rusage ru;
+	struct run_work w = { .c = c };
+	struct child_work work = {
+		.setup = work_setup, .run = work_run, .teardown = work_teardown,
+		.arg = &w, .msg = w.ctx.msg,
+	};
+	struct child_result ch;
 	char dst[PATH_MAX + 32];
-	int fds[2], status = 0, err;
-	bool reported;
-	pid_t pid;
+	int err;
 
 	memset(res, 0, sizeof(*res));
-	memset(&rep, 0, sizeof(rep));
 	err = prepare_cache(r, c, &res->resident_pct);
 	if (err)
 		return err;
 	snprintf(dst, sizeof(dst), "%s/out-%u", r->workdir, ++r->seq);
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	counting = counting && r->sc;
-	pid = counting ? syscount_fork(r->sc) : fork();
-	if (pid < 0) {
-		err = -errno;
-		goto out_close_pipe;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(r, c, dst, fds[1], counting);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	/* Reap first: a traced child is stopped at every syscall until the
-	 * tracer's wait loop lets it go; its small report waits in the pipe. */
-	err = reap_child(r, pid, counting, &status, &ru, &traced);
+	w.ctx = (struct run_ctx){
+		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
+	};
+	err = child_run(&work, counting ? r->sc : NULL, &ch);
 	if (err)
 		goto out_remove_output;
-	reported = read_report(fds[0], &rep);
-	if (counting && strcmp(syscount_session_method(r->sc), "ptrace") == 0)
-		rep.counts = traced;
-	if (interrupt_signal) {
-		err = -EINTR;
+	if (!child_ok(&ch)) {
+		describe_failure(r, c, &ch);
+		err = ch.err ? ch.err : -ECHILD;
 		goto out_remove_output;
 	}
-	if (!reported || rep.err || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		describe_failure(r, c, status, &rep, reported);
-		err = rep.err ? rep.err : -ECHILD;
+	fill_result(res, &ch);
+	err = check_output(c, dst);
+	if (err)
 		goto out_remove_output;
-	}
-	fill_result(res, &rep, &ru);
-	err = c->wl->verify(c, dst, c->why, sizeof(c->why));
-	if (err) {
-		char why[sizeof(c->why)];
-
-		snprintf(why, sizeof(why), "%s", c->why);
-		snprintf(c->why, sizeof(c->why), "verification failed: %.220s", why);
-		goto out_remove_output;
-	}
 	res->verified = true;
-	if (c->wl->inspect)
-		c->wl->inspect(c, dst);
 	if (counting)
-		c->counts = rep.counts;
-
+		c->counts = ch.counts;
 out_remove_output:
-	c->wl->remove_output(c, dst);
-out_close_pipe:
-	if (fds[1] >= 0)
-		close(fds[1]);
-	close(fds[0]);
+	c->spec.wl->remove_output(&c->spec, dst);
 	return err;
 }
 
 /* ------------------------------------------------------ rounds -------- */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static void shuffle(size_t *order, size_t n, uint64_t seed, unsigned round)
 {
@@ -300,10 +191,10 @@ static void progress(struct runner *r, unsigned round, unsigned rounds,
 
 	if (!r->progress)
 		return;
-	format_size(c->size, size, sizeof(size));
+	format_size(c->spec.size, size, sizeof(size));
 	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu] %s %s %s %s %s",
-		round + 1, rounds, done + 1, r->ncases, c->wl->name, c->variant,
-		dataset_kind_name(c->ds->kind), size, cache_mode_name(c->cache));
+		round + 1, rounds, done + 1, r->ncases, c->spec.wl->name, c->spec.variant,
+		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
 	fflush(stderr);
 }
 
@@ -336,13 +227,13 @@ static void run_case_round(struct runner *r, struct bench_case *c, unsigned roun
 		return;
 	if (measured && c->nruns >= *target)
 		return;
-	err = runner_run_once(r, c, round == 0 && r->sc && !c->wl->uncounted, &res);
+	err = runner_run_once(r, c, round == 0 && r->sc && !(c->spec.wl->flags & WORKLOAD_UNCOUNTED), &res);
 	if (err == -EINTR && interrupt_signal)
 		return;
 	if (err) {
 		if (c->state != CASE_UNAVAILABLE)
 			c->state = CASE_FAILED;
-		if (err == -EFBIG && (c->strategy && (c->strategy->flags & STRATEGY_WHOLE_FILE))) {
+		if (err == -EFBIG && (c->spec.strategy && (c->spec.strategy->flags & STRATEGY_WHOLE_FILE))) {
 			c->state = CASE_UNAVAILABLE;
 			snprintf(c->why, sizeof(c->why),
 				 "the whole file does not fit the RAM budget (half of available memory)");

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "options.h"
-#include "plan.h"
+#include "case.h"
 #include "sysinfo.h"
 
 struct runner {

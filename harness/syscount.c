@@ -946,6 +946,11 @@ const char *syscount_session_method(const struct syscount_session *s)
 	}
 }
 
+bool syscount_counted_by_parent(const struct syscount_session *s)
+{
+	return s->method == SYSCOUNT_PTRACE;
+}
+
 pid_t syscount_fork(struct syscount_session *s)
 {
 	pid_t pid = fork();

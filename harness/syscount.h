@@ -83,6 +83,9 @@ int syscount_session_new(struct syscount_session **out, enum syscount_method m,
 			 char *why, size_t n);
 void syscount_session_free(struct syscount_session *s);
 const char *syscount_session_method(const struct syscount_session *s);
+/* True when the parent's counts (syscount_wait) are the real ones (ptrace),
+ * false when the child's (syscount_end) are. */
+bool syscount_counted_by_parent(const struct syscount_session *s);
 
 /* fork(); in the child, perf counters are open (disabled) on return. */
 pid_t syscount_fork(struct syscount_session *s);

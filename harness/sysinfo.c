@@ -2,7 +2,7 @@
 /* sysinfo.c - host, kernel, CPU model and the filesystem under test, read
  * from uname(2), /proc/cpuinfo and /proc/self/mountinfo. */
 #include "sysinfo.h"
-#include "strategy.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <limits.h>

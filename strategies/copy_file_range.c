@@ -37,6 +37,7 @@
  * the kernel returns short counts).
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

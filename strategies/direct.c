@@ -43,6 +43,8 @@
  * pread64 and pwrite64 (+1 each for a tail), close x2.
  */
 #include "strategy.h"
+#include "fileio.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

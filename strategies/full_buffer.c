@@ -25,6 +25,7 @@
  * and close for /proc/meminfo.
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <limits.h>

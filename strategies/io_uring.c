@@ -86,6 +86,7 @@
  * munmap x3, close.
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -50,6 +50,7 @@
  * after a fallback.
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -13,6 +13,7 @@
  * (+1 pread that sees end of file when the source is shorter than len).
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

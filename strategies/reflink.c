@@ -27,6 +27,8 @@
  * one ioctl.
  */
 #include "strategy.h"
+#include "fileio.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <linux/fs.h>

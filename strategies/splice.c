@@ -40,6 +40,7 @@
  * 2 * ceil(len / pipe size) splices, and close x2.
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

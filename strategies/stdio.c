@@ -27,6 +27,7 @@
  * at least glibc's mmap threshold (128 KiB by default).
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -74,28 +74,6 @@ const struct copy_strategy *strategy_find(const char *name);
 int strategy_probe(const struct copy_strategy *s, const char *dir,
 		   char *why, size_t n);
 
-/* strategies/common.c: helpers shared by strategies. */
-int full_pwrite(int fd, const void *buf, size_t len, uint64_t off);
-int full_write(int fd, const void *buf, size_t len);
-ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off);
-void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
-/* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
- * with errno set on failure. */
-FILE *stream_on_dup(int fd, const char *mode);
-/*
- * The type of the filesystem mounted over path, as /proc/self/mountinfo
- * names it ("ext4", "tmpfs", "btrfs"); "unknown" when it cannot tell.
- * 0 or -errno.
- */
-int fs_type_name(const char *path, char *out, size_t n);
-/* Makes a small scratch file in dir for probes; returns fd, path in out. */
-int probe_scratch_file(const char *dir, char *out, size_t n);
-/*
- * A scratch file in dir, already unlinked, holding len bytes of data: the fd,
- * or -errno with why (may be NULL) filled.
- */
-int probe_scratch_fd(const char *dir, const void *data, size_t len, char *why, size_t n);
-
 #define STRATEGY_DEFAULT_BUFFER (128u * 1024u)
 
 #endif

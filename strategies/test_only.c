@@ -10,6 +10,7 @@
  *              a known slowdown under one case name for `bench check`.
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdlib.h>

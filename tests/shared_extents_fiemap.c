@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "copyutil.h"
 #include "workload.h"
+#include "fsinfo.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

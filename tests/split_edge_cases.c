@@ -7,7 +7,7 @@
  * lines at part sizes 64, 100 and 4096. Part contents and counts are checked
  * byte for byte against a greedy split computed here.
  */
-#include "plan.h"
+#include "workload.h"
 #include "testutil.h"
 #include "workload.h"
 
@@ -105,7 +105,7 @@ static int part_exists(const char *dst, unsigned idx)
 	return access(path, F_OK) == 0;
 }
 
-static int run_split(struct bench_case *c, const char *src, const char *dst, char *msg)
+static int run_split(struct case_spec *c, const char *src, const char *dst, char *msg)
 {
 	struct run_ctx ctx = { .c = c, .src = src, .dst = dst };
 	int err;
@@ -126,7 +126,7 @@ static void check_split(const struct copy_strategy *strat, const char *s, size_t
 	static unsigned serial;
 	struct part *want = malloc((n + 1) * sizeof(*want));
 	struct dataset ds = { .kind = DATASET_TEXT, .size = n };
-	struct bench_case c = {
+	struct case_spec c = {
 		.wl = &workload_split, .strategy = strat, .ds = &ds,
 		.buffer = 4096, .part_size = part, .queue_depth = 4, .threads = 2,
 	};
@@ -176,7 +176,7 @@ static void check_verify_rejects(const struct copy_strategy *strat)
 {
 	const char *s = "one\ntwo\nthree\n";
 	struct dataset ds = { .kind = DATASET_TEXT, .size = strlen(s) };
-	struct bench_case c = { .wl = &workload_split, .strategy = strat, .ds = &ds,
+	struct case_spec c = { .wl = &workload_split, .strategy = strat, .ds = &ds,
 				.buffer = 4096, .part_size = 8 };
 	char dst[PATH_MAX], msg[256], why[256], path[PATH_MAX];
 	int fd;

@@ -13,6 +13,7 @@
  */
 #include "testutil.h"
 #include "copyutil.h"
+#include "fileio.h"
 
 #include <stdlib.h>
 #include <sys/statvfs.h>

@@ -14,6 +14,7 @@
  */
 #include "strategy.h"
 #include "testutil.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,6 +8,7 @@
  */
 #include "strategy.h"
 #include "testutil.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,10 +7,10 @@
  * text. Outputs are compared byte for byte with a transform computed here,
  * a few of them written out by hand.
  */
-#include "plan.h"
+#include "workload.h"
 #include "testutil.h"
 #include "workload.h"
-#include "channels/channel.h"
+#include "channel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,7 +83,7 @@ struct input {
 static void check_run(const struct channel *ch, const struct input *in,
 		      const char *src, struct dataset *ds, unsigned batch, size_t buffer)
 {
-	struct bench_case c = {
+	struct case_spec c = {
 		.wl = &workload_transform, .variant = ch->name, .channel = ch, .ds = ds,
 		.buffer = buffer, .batch_lines = batch,
 	};

@@ -16,11 +16,11 @@ mkdir -p "$out"
 flags=(-std=c17 -D_GNU_SOURCE -DCOPYBENCH_VERSION='"fuzz"' -g -O1
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-Wall -Wextra -Werror
-	-Iharness -Idatasets -Istrategies)
+	-Iharness -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
 declare -A sources=(
-	[fuzz_parse_size]="harness/units.c"
-	[fuzz_options]="harness/options.c harness/units.c"
-	[fuzz_csv]="harness/csv.c"
+	[fuzz_parse_size]="lib/units.c"
+	[fuzz_options]="harness/options.c lib/units.c"
+	[fuzz_csv]="lib/csv.c"
 )
 
 for t in fuzz_parse_size fuzz_options fuzz_csv; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * wl_limit.c - the machine's limits, measured in the same run as the copies
+ * limit.c - the machine's limits, measured in the same run as the copies
  * so every figure can be read as a share of what the hardware allows:
  *   memcpy       one thread copies between two hot (pre-faulted) buffers of
  *                the source's size: the single-core memory bandwidth bound
@@ -22,7 +22,6 @@
  * The memory rows move no file, so their verify() has nothing to check; the
  * device read checks the bytes it read against the dataset's hash.
  */
-#include "plan.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -40,7 +39,12 @@
 
 #define DEVICE_READ_BLOCK (1u << 20)
 
-static const char *const limit_variants[] = { "memcpy", "memcpy-mt", "device-read", NULL };
+static const struct workload_variant limit_variants[] = {
+	{ "memcpy", "one thread, memcpy between hot buffers", 0, LIMIT_MEMCPY },
+	{ "memcpy-mt", "one thread per CPU, memcpy between hot buffers", 0, LIMIT_MEMCPY_MT },
+	{ "device-read", "cold sequential O_DIRECT read of the source", VARIANT_COLD_ONLY, LIMIT_DEVICE },
+	{ 0 },
+};
 
 #define MEMCPY_MAX_THREADS 256
 #define LIMIT_SRC_BYTE 0x5a
@@ -70,12 +74,12 @@ struct limit_state {
 	atomic_bool stop;
 };
 
-static bool is_device_read(const struct bench_case *c)
+static bool is_device_read(const struct case_spec *c)
 {
 	return strcmp(c->variant, "device-read") == 0;
 }
 
-static int limit_prepare(struct bench_case *c, char *why, size_t n)
+static int limit_prepare(struct case_spec *c, char *why, size_t n)
 {
 	int fd;
 
@@ -293,7 +297,7 @@ static void limit_teardown(struct run_ctx *ctx)
 }
 
 /* The child leaves an empty marker file when its check passed. */
-static int limit_verify(const struct bench_case *c, const char *dst, char *why, size_t n)
+static int limit_verify(const struct case_spec *c, const char *dst, char *why, size_t n)
 {
 	if (c->size == 0 || access(dst, F_OK) == 0)
 		return 0;
@@ -305,9 +309,9 @@ static int limit_verify(const struct bench_case *c, const char *dst, char *why, 
 const struct workload workload_limit = {
 	.name = "limit",
 	.description = "machine limits: hot memcpy (1 thread, all CPUs) and a cold O_DIRECT device read",
+	.flags = WORKLOAD_LIMITS | WORKLOAD_UNCOUNTED,
 	.default_dataset = DATASET_RANDOM,
 	.own_variants = limit_variants,
-	.uncounted = 1,
 	.prepare = limit_prepare,
 	.setup = limit_setup,
 	.run = limit_run,

@@ -21,6 +21,7 @@
 #include "checkset.h"
 #include "csv.h"
 #include "ranktest.h"
+#include "json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -680,20 +681,6 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_str(&w, r->sc_diff);
 		csv_end_row(&w);
 	}
-}
-
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void json_num(FILE *out, const char *key, double v)

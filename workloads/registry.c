@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* workload.c - the table of workloads. Add a line here to add one. */
+/* registry.c - the table of workloads. Add a line here to add one. */
 #include "workload.h"
 
 #include <string.h>
@@ -23,5 +23,14 @@ const struct workload *workload_find(const char *name)
 	for (size_t i = 0; i < workload_count; i++)
 		if (strcmp(workload_table[i]->name, name) == 0)
 			return workload_table[i];
+	return NULL;
+}
+
+const struct workload_variant *workload_variant_find(const struct workload *wl,
+						      const char *name)
+{
+	for (const struct workload_variant *v = wl->own_variants; v && v->name; v++)
+		if (strcmp(v->name, name) == 0)
+			return v;
 	return NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * wl_transform.c - the `transform` workload: remove the middle third of every
+ * transform.c - the `transform` workload: remove the middle third of every
  * line, with two processes joined by a channel.
  *
  * A line of L bytes (without its '\n') keeps [0, t) and [2t, L) with
@@ -22,9 +22,9 @@
  * single-process getline(3) transform of the dataset (cached per dataset
  * file and hash, so many cases on one dataset compute it once).
  */
-#include "plan.h"
 #include "workload.h"
-#include "channels/channel.h"
+#include "channel.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,7 +112,7 @@ out_free:
 	return err;
 }
 
-static int transform_prepare(struct bench_case *c, char *why, size_t n)
+static int transform_prepare(struct case_spec *c, char *why, size_t n)
 {
 	struct tf_expect *e;
 	int err;
@@ -326,7 +326,7 @@ static int tf_read_all(struct run_ctx *ctx, struct tf_reader *r)
 
 static int tf_reader_run(struct run_ctx *ctx, struct channel_conn *conn)
 {
-	const struct bench_case *c = ctx->c;
+	const struct case_spec *c = ctx->c;
 	struct tf_reader r = {
 		.ch = c->channel,
 		.conn = conn,
@@ -431,8 +431,8 @@ out_restore:
 const struct workload workload_transform = {
 	.name = "transform",
 	.description = "remove the middle third of every line; reader and writer processes joined by a channel",
+	.flags = WORKLOAD_CHANNELS | WORKLOAD_MULTI_CPU,
 	.default_dataset = DATASET_TEXT,
-	.uses_channels = 1,
 	.prepare = transform_prepare,
 	.setup = transform_setup,
 	.run = transform_run,

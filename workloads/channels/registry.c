@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of channels, sorted by name. Add a line here when
- * you add a file in strategies/channels/. */
+ * you add a file in workloads/channels/. */
 #include "channel.h"
 
 #include <string.h>

@@ -5,7 +5,7 @@
  * into a buffer of conn->buffer bytes and writes each chunk to the file.
  */
 #include "channel.h"
-#include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
  * notice a peer that died without saying so.
  */
 #include "channel.h"
-#include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <linux/futex.h>

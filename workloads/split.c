@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * wl_split.c - the `split` workload: cut a text file into parts of at most
+ * split.c - the `split` workload: cut a text file into parts of at most
  * part_size bytes, cutting only right after a '\n'. Parts are written to
  * <dst>.part-00000, <dst>.part-00001, ... in order.
  *
@@ -17,8 +17,8 @@
  * -EFBIG. The source's last line may lack its '\n'; it then ends the last part
  * as it is. An empty source makes no parts.
  */
-#include "plan.h"
 #include "workload.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,12 +42,13 @@ void split_part_path(const char *dst, unsigned idx, char *out, size_t n)
 	snprintf(out, n, "%s.part-%05u", dst, idx);
 }
 
-static int split_is_lines(const struct bench_case *c)
+/* The naive baseline splits its own way (getline + fwrite). */
+static int split_is_lines(const struct case_spec *c)
 {
-	return strcmp(c->strategy->name, "lines") == 0;
+	return c->strategy->flags & STRATEGY_NAIVE;
 }
 
-static int split_prepare(struct bench_case *c, char *why, size_t n)
+static int split_prepare(struct case_spec *c, char *why, size_t n)
 {
 	if (c->part_size == 0) {
 		snprintf(why, n, "the part size must be at least 1 byte");
@@ -135,7 +136,7 @@ static int split_find_cut(struct run_ctx *ctx, uint64_t start, uint64_t limit,
 static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 			   uint64_t cut)
 {
-	const struct bench_case *c = ctx->c;
+	const struct case_spec *c = ctx->c;
 	char path[PATH_MAX];
 	struct copy_job job;
 	int fd, err;
@@ -185,7 +186,7 @@ static int split_run_ranges(struct run_ctx *ctx)
 	return 0;
 }
 
-static int split_close_part(const struct bench_case *c, FILE *out)
+static int split_close_part(const struct case_spec *c, FILE *out)
 {
 	int err = 0;
 
@@ -199,7 +200,7 @@ static int split_close_part(const struct bench_case *c, FILE *out)
 /* The naive splitter: one getline and one fwrite per line. */
 static int split_run_lines(struct run_ctx *ctx)
 {
-	const struct bench_case *c = ctx->c;
+	const struct case_spec *c = ctx->c;
 	struct split_state *st = ctx->state;
 	uint64_t pos = 0, cur = 0;
 	char path[PATH_MAX];
@@ -307,7 +308,7 @@ static int split_verify_part(const char *path, uint64_t part_size, XXH3_state_t 
 }
 
 /* The parts, concatenated in order, must be the source. */
-static int split_verify_parts(const struct bench_case *c, const char *dst,
+static int split_verify_parts(const struct case_spec *c, const char *dst,
 			      XXH3_state_t *xs, char *buf, uint64_t *total,
 			      char *why, size_t n)
 {
@@ -333,7 +334,7 @@ static int split_verify_parts(const struct bench_case *c, const char *dst,
 	}
 }
 
-static int split_verify(const struct bench_case *c, const char *dst, char *why, size_t n)
+static int split_verify(const struct case_spec *c, const char *dst, char *why, size_t n)
 {
 	XXH3_state_t *xs = XXH3_createState();
 	char *buf = malloc(SPLIT_VERIFY_BUFFER);
@@ -362,7 +363,7 @@ out_free:
 	return err;
 }
 
-static void split_remove_output(const struct bench_case *c, const char *dst)
+static void split_remove_output(const struct case_spec *c, const char *dst)
 {
 	char path[PATH_MAX];
 
@@ -377,6 +378,7 @@ static void split_remove_output(const struct bench_case *c, const char *dst)
 const struct workload workload_split = {
 	.name = "split",
 	.description = "a text file into parts of at most part_size bytes, cut after a newline",
+	.flags = WORKLOAD_RANGES | WORKLOAD_PARTS,
 	.default_dataset = DATASET_TEXT,
 	.prepare = split_prepare,
 	.setup = split_setup,

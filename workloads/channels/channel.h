@@ -67,7 +67,7 @@ struct channel {
 	int (*close)(struct channel_conn *conn);
 };
 
-/* strategies/channels/registry.c: every channel, sorted by name. */
+/* workloads/channels/registry.c: every channel, sorted by name. */
 extern const struct channel *const channel_table[];
 extern const size_t channel_count;
 
@@ -75,7 +75,7 @@ const struct channel *channel_find(const char *name);
 /* Runs ch->probe (if any); 0 when available, else -errno with why filled. */
 int channel_probe(const struct channel *ch, char *why, size_t n);
 
-/* strategies/channels/common.c: pieces shared by the fd-based channels. */
+/* workloads/channels/common.c: pieces shared by the fd-based channels. */
 #define CHANNEL_PIPE_SIZE (1u << 20)
 #define CHANNEL_DEFAULT_BUFFER (64u * 1024u)
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* common.c - small helpers shared by strategies: full reads and writes at an
- * offset that loop on short transfers and retry EINTR, aligned buffers, and a
- * scratch file for run-time probes. */
-#include "strategy.h"
+/* fileio.c - the project's small I/O library: full reads and writes that loop
+ * on short transfers and retry EINTR, aligned buffers, streams on a duplicate
+ * descriptor, and scratch files for run-time probes. */
+#include "fileio.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -137,50 +137,4 @@ FILE *stream_on_dup(int fd, const char *mode)
 		return NULL;
 	}
 	return f;
-}
-
-/* ------------------------------------------------ filesystem name -- */
-
-/* Is mount point mp a path prefix of path (at a component boundary)? */
-static size_t mount_prefix_len(const char *mp, const char *path)
-{
-	size_t n = strlen(mp);
-
-	if (strcmp(mp, "/") == 0)
-		return 1;
-	if (strncmp(mp, path, n) == 0 && (path[n] == '/' || path[n] == '\0'))
-		return n;
-	return 0;
-}
-
-int fs_type_name(const char *path, char *out, size_t n)
-{
-	char real[PATH_MAX], line[4096];
-	size_t best = 0;
-	FILE *f;
-
-	snprintf(out, n, "unknown");
-	if (!realpath(path, real))
-		return -errno;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		/* id parent maj:min root mountpoint opts [optional...] - fstype src opts */
-		char mp[PATH_MAX], *sep, fstype[64];
-		size_t len;
-
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
-			continue;
-		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep + 3, "%63s", fstype) != 1)
-			continue;
-		len = mount_prefix_len(mp, real);
-		if (len && len >= best) {
-			best = len;
-			snprintf(out, n, "%s", fstype);
-		}
-	}
-	fclose(f);
-	return 0;
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* case.h - the cases of a run (cells of the experiment matrix) and their runs. */
+#ifndef COPYBENCH_CASE_H
+#define COPYBENCH_CASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "dataset.h"
+#include "strategy.h"
+#include "syscount.h"
+#include "workload.h"
+
+/* One measured execution of a case. */
+struct run_result {
+	unsigned rep;		/* 1..N */
+	uint64_t wall_ns;
+	uint64_t user_ns;
+	uint64_t sys_ns;
+	long max_rss_kb;
+	long minflt, majflt, nvcsw, nivcsw;
+	double resident_pct;	/* source residency just before the run */
+	bool verified;
+};
+
+/*
+ * One cell of the experiment matrix: what the workload sees (spec), the
+ * cache state the harness sets, and the outcome.
+ */
+struct bench_case {
+	struct case_spec spec;
+	enum cache_mode cache;
+
+	/* Outcome. */
+	enum { CASE_PENDING, CASE_OK, CASE_FAILED, CASE_UNAVAILABLE } state;
+	char why[256];		/* reason for failed/unavailable */
+	struct run_result *runs;
+	size_t nruns;
+	struct syscount counts;	/* from the untimed counting pass */
+	/* A verified output shared extents with the source (FIEMAP): the
+	 * filesystem cloned instead of copying, so the time is no copy speed. */
+	bool shared_extents;
+};
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fileio.h - the project's small I/O library, used by strategies, channels,
+ * workloads, datasets and the harness alike.
+ */
+#ifndef COPYBENCH_FILEIO_H
+#define COPYBENCH_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* All len bytes at off (loops on short writes, retries EINTR). 0 or -errno. */
+int full_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+/* All len bytes at the descriptor's offset (pipes, sockets). 0 or -errno. */
+int full_write(int fd, const void *buf, size_t len);
+/* Up to len bytes at off; short only at end of file. Bytes read or -errno. */
+ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off);
+void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
+/* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
+ * with errno set on failure. */
+FILE *stream_on_dup(int fd, const char *mode);
+/* Makes a small scratch file in dir for probes; returns fd, path in out. */
+int probe_scratch_file(const char *dir, char *out, size_t n);
+/*
+ * A scratch file in dir, already unlinked, holding len bytes of data: the fd,
+ * or -errno with why (may be NULL) filled.
+ */
+int probe_scratch_fd(const char *dir, const void *data, size_t len, char *why, size_t n);
+
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * common.c - pieces every workload may use: a copy job from a case's knobs,
+ * verification of a one-file output against a size and XXH3 hash, and its
+ * removal.
+ */
+#include "workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Fills a copy job from the case's knobs; shared with the split workload. */
+void case_fill_job(const struct case_spec *c, struct copy_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->buffer_size = c->buffer;
+	job->queue_depth = c->queue_depth;
+	job->threads = c->threads;
+}
+
+
+/* Size and XXH3 of the output against the source's. */
+int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
+		     char *why, size_t n)
+{
+	struct stat st;
+	uint64_t got;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, n, "output %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	err = fstat(fd, &st) ? -errno : 0;
+	if (!err && (uint64_t)st.st_size != size) {
+		snprintf(why, n, "output has %lld bytes, expected %llu",
+			 (long long)st.st_size, (unsigned long long)size);
+		err = -EBADMSG;
+	}
+	if (!err)
+		err = hash_fd_range(fd, 0, size, &got);
+	if (!err && got != hash) {
+		snprintf(why, n, "output hash %016llx differs from the source's %016llx",
+			 (unsigned long long)got, (unsigned long long)hash);
+		err = -EBADMSG;
+	}
+	close(fd);
+	return err;
+}
+
+
+int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n)
+{
+	return verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
+}
+
+
+void remove_output_file(const struct case_spec *c, const char *dst)
+{
+	(void)c;
+	unlink(dst);
+}

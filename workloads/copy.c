@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * copy.c - the `copy` workload: the whole source file to a new file with
+ * one copy strategy. The files are opened before the clock starts and closed
+ * after it stops; only the strategy's copy (and, with --fsync, fdatasync of
+ * the destination) is timed.
+ *
+ * After a verified run the parent asks FIEMAP whether the output shares
+ * extents with another file: copy_file_range on btrfs, or on XFS with
+ * reflink, clones instead of copying, and such a time measures metadata
+ * work, not a copy. The case records it (shared_extents) for the report.
+ */
+#include "fsinfo.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int copy_prepare(struct case_spec *c, char *why, size_t n)
+{
+	(void)why;
+	(void)n;
+	c->expect_hash = c->ds->hash;
+	c->expect_size = c->ds->size;
+	return 0;
+}
+
+static int copy_setup(struct run_ctx *ctx)
+{
+	ctx->src_fd = open(ctx->src, O_RDONLY | O_CLOEXEC);
+	if (ctx->src_fd < 0) {
+		snprintf(ctx->msg, sizeof(ctx->msg), "open %s: %s", ctx->src, strerror(errno));
+		return -errno;
+	}
+	ctx->dst_fd = open(ctx->dst, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (ctx->dst_fd < 0) {
+		int err = -errno;
+
+		snprintf(ctx->msg, sizeof(ctx->msg), "create %s: %s", ctx->dst, strerror(errno));
+		close(ctx->src_fd);
+		return err;
+	}
+	return 0;
+}
+
+static int copy_run(struct run_ctx *ctx)
+{
+	const struct case_spec *c = ctx->c;
+	struct copy_job job;
+	int err;
+
+	case_fill_job(c, &job);
+	job.src_fd = ctx->src_fd;
+	job.dst_fd = ctx->dst_fd;
+	job.len = c->ds->size;
+	job.src_path = ctx->src;
+	job.dst_path = ctx->dst;
+	err = c->strategy->copy(&job);
+	if (err)
+		return err;
+	if (c->fsync && fdatasync(ctx->dst_fd))
+		return -errno;
+	return 0;
+}
+
+static void copy_teardown(struct run_ctx *ctx)
+{
+	close(ctx->dst_fd);
+	close(ctx->src_fd);
+}
+
+/* Any verified run that cloned marks the case; FIEMAP refused: not shared. */
+static bool copy_inspect(const struct case_spec *c, const char *dst)
+{
+	bool shared = false;
+
+	(void)c;
+	return file_shares_extents(dst, &shared) == 0 && shared;
+}
+
+const struct workload workload_copy = {
+	.name = "copy",
+	.description = "the whole source to a new file with one strategy",
+	.flags = WORKLOAD_DEFAULT,
+	.default_dataset = DATASET_RANDOM,
+	.prepare = copy_prepare,
+	.setup = copy_setup,
+	.run = copy_run,
+	.teardown = copy_teardown,
+	.verify = verify_output_hash,
+	.inspect = copy_inspect,
+	.remove_output = remove_output_file,
+};

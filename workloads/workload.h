@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.h - what is done with the bytes: copy, split, transform, and the
+ * machine's limits. A workload is a plug-in like a strategy: one file each,
+ * one line in workloads/registry.c.
+ *
+ * A workload prepares a case once in the parent (expected output), then for
+ * every run the harness forks a child that calls setup() (untimed), run()
+ * (timed: the only thing inside the clock), teardown() (untimed) and exits.
+ * Back in the parent, verify() checks the output, inspect() looks at how it
+ * is laid out, and remove_output() deletes it. Adding a workload touches no
+ * strategy and no harness file.
+ *
+ * What the harness does differently for a workload is said here, by flags
+ * and fields of its descriptor, never by its name.
+ */
+#ifndef COPYBENCH_WORKLOAD_H
+#define COPYBENCH_WORKLOAD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dataset.h"
+#include "strategy.h"
+
+struct channel;
+struct workload;
+
+/*
+ * What a workload sees of a case: the cell of the experiment matrix minus
+ * the cache state and the outcome, which belong to the harness.
+ */
+struct case_spec {
+	const struct workload *wl;
+	const char *variant;			/* strategy, channel or own variant */
+	const struct copy_strategy *strategy;	/* strategy workloads */
+	const struct channel *channel;		/* WORKLOAD_CHANNELS */
+	struct dataset *ds;			/* shared between cases */
+	uint64_t size;
+	size_t buffer;
+	unsigned batch_lines;	/* channels: 0 = buffer-sized batches */
+	uint64_t part_size;	/* WORKLOAD_PARTS */
+	unsigned queue_depth;
+	unsigned threads;
+	bool fsync;		/* fdatasync the output inside the timed region */
+	/* Filled by the workload's prepare(). */
+	uint64_t expect_hash;
+	uint64_t expect_size;
+};
+
+/* Per-run state of a child. */
+struct run_ctx {
+	const struct case_spec *c;
+	const char *src;	/* the source file (the case's dataset) */
+	const char *dst;	/* output path that does not exist yet: a file,
+				 * or a prefix for several files */
+	int src_fd;
+	int dst_fd;
+	void *state;		/* the workload's own */
+	char msg[256];		/* detail for an error, filled by the workload */
+};
+
+enum workload_flags {
+	/* Runs when no --workload is named (and without --all). */
+	WORKLOAD_DEFAULT = 1u << 0,
+	/* Moves byte ranges at offsets: only STRATEGY_RANGE strategies (and
+	 * the naive baseline, which it runs its own way) take part. */
+	WORKLOAD_RANGES = 1u << 1,
+	/* Cuts its output into parts of --part-size. */
+	WORKLOAD_PARTS = 1u << 2,
+	/* Its variants are channels between two processes, not strategies. */
+	WORKLOAD_CHANNELS = 1u << 3,
+	/* Its variants (own_variants) are the machine's limits: planned with
+	 * every run that copies, at every size planned; never named by
+	 * --workload. */
+	WORKLOAD_LIMITS = 1u << 4,
+	/* Syscall counts would mean nothing: not counted. */
+	WORKLOAD_UNCOUNTED = 1u << 5,
+	/* Runs on more than one CPU whatever the variant (two processes). */
+	WORKLOAD_MULTI_CPU = 1u << 6,
+};
+
+/* What a limit row bounds (WORKLOAD_LIMITS variants). */
+enum limit_kind {
+	LIMIT_NONE,
+	LIMIT_MEMCPY,		/* single-thread memory bandwidth: warm copies */
+	LIMIT_MEMCPY_MT,	/* all-core memory bandwidth: multi-CPU copies */
+	LIMIT_DEVICE,		/* the storage's read rate: cold copies */
+};
+
+enum variant_flags {
+	VARIANT_COLD_ONLY = 1u << 0,	/* planned only when cold runs are */
+};
+
+/* A variant a workload brings itself (the limit rows). */
+struct workload_variant {
+	const char *name;
+	const char *description;
+	unsigned flags;			/* enum variant_flags */
+	enum limit_kind bounds;
+};
+
+struct workload {
+	const char *name;
+	const char *description;
+	unsigned flags;			/* enum workload_flags */
+	/* Dataset kind used when the user names none. */
+	enum dataset_kind default_dataset;
+	/* Variants that are neither strategies nor channels, ended by a
+	 * zeroed entry; NULL for strategy and channel workloads. */
+	const struct workload_variant *own_variants;
+	/*
+	 * Parent, once per case before any run: compute what verify() needs
+	 * (expect_hash, expect_size) and refuse impossible cases. 0 or -errno
+	 * with why filled.
+	 */
+	int (*prepare)(struct case_spec *c, char *why, size_t n);
+	int (*setup)(struct run_ctx *ctx);	/* child, untimed */
+	int (*run)(struct run_ctx *ctx);	/* child, timed */
+	void (*teardown)(struct run_ctx *ctx);	/* child, untimed */
+	/* Parent, after the child exited 0: 0 when the output is right. */
+	int (*verify)(const struct case_spec *c, const char *dst,
+		      char *why, size_t n);
+	/*
+	 * Parent, optional: after a verified run and before remove_output(),
+	 * whether the output shares extents with another file (it was cloned,
+	 * not copied).
+	 */
+	bool (*inspect)(const struct case_spec *c, const char *dst);
+	/* Parent: remove whatever run() may have created at dst. */
+	void (*remove_output)(const struct case_spec *c, const char *dst);
+};
+
+/* Helpers shared by workloads (workloads/common.c). */
+void case_fill_job(const struct case_spec *c, struct copy_job *job);
+int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
+		     char *why, size_t n);
+/* verify() of a workload whose output is one file: c->expect_size/hash. */
+int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n);
+/* remove_output() of a workload whose output is (at most) one file. */
+void remove_output_file(const struct case_spec *c, const char *dst);
+/* split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
+void split_part_path(const char *dst, unsigned idx, char *out, size_t n);
+
+/* workloads/registry.c */
+extern const struct workload *const workload_table[];
+extern const size_t workload_count;
+const struct workload *workload_find(const char *name);
+/* The variant of wl named name, or NULL. */
+const struct workload_variant *workload_variant_find(const struct workload *wl,
+						      const char *name);
+
+#endif
