@@ -7,10 +7,14 @@
  * t = floor(L / 3), then its '\n'. A last line without '\n' is transformed
  * the same way and gets no '\n' added. Lines of 0..2 bytes are kept whole.
  *
- * Both processes are inside the timed region: run() makes the channel, forks
- * the writer (it receives bytes and writes the output file) and becomes the
- * reader: read(2) into one reused buffer of the case's size, transform into
- * buffers the channel hands out, send. Batching:
+ * Before the clock, setup() makes the channel and forks the writer (it
+ * receives bytes and writes the output file); the writer takes its side of
+ * the channel and says it is ready through a pipe, and setup() returns only
+ * then. Inside the clock, run() is the reader: read(2) into one reused buffer
+ * of the case's size, transform into buffers the channel hands out, send;
+ * then it closes its side and waits for the writer to finish. So the clock
+ * holds both processes' work on the bytes, and neither fork nor channel
+ * set-up. Batching:
  *	batch_lines == 1	one send per line
  *	batch_lines == N > 1	a send every N lines (and the rest at the end)
  *	batch_lines == 0	the lines completed by each input buffer, one send
@@ -63,7 +67,12 @@ struct tf_reader {
 struct tf_state {
 	char *inbuf;
 	size_t insize;
+	struct channel_conn conn;
+	pid_t writer;		/* 0: not started or already reaped */
+	struct sigaction old_pipe;
 };
+
+static int tf_start_writer(struct run_ctx *ctx, struct tf_state *st);
 
 /* ---- expected output ---------------------------------------------------- */
 
@@ -171,8 +180,14 @@ static int transform_setup(struct run_ctx *ctx)
 		goto out_close_src;
 	}
 	ctx->state = st;
+	err = tf_start_writer(ctx, st);
+	if (err)
+		goto out_close_dst;
 	return 0;
 
+out_close_dst:
+	ctx->state = NULL;
+	close(ctx->dst_fd);
 out_close_src:
 	close(ctx->src_fd);
 out_free_buf:
@@ -186,8 +201,15 @@ static void transform_teardown(struct run_ctx *ctx)
 {
 	struct tf_state *st = ctx->state;
 
-	if (st)
+	if (st && st->writer) {	/* run() did not reap it: stop it */
+		st->conn.ch->close(&st->conn);
+		kill(st->writer, SIGKILL);
+		waitpid(st->writer, NULL, 0);
+	}
+	if (st) {
+		sigaction(SIGPIPE, &st->old_pipe, NULL);
 		free(st->inbuf);
+	}
 	free(st);
 	ctx->state = NULL;
 	close(ctx->dst_fd);
@@ -345,12 +367,17 @@ static int tf_reader_run(struct run_ctx *ctx, struct channel_conn *conn)
 
 /* ---- the writer (a child process) ----------------------------------------- */
 
-static void tf_writer_main(struct run_ctx *ctx, struct channel_conn *conn)
+/* The writer: its side of the channel, "ready" on the pipe, then the bytes. */
+static void __attribute__((noreturn))
+tf_writer_main(struct run_ctx *ctx, struct channel_conn *conn, int ready_fd)
 {
 	const struct channel *ch = ctx->c->channel;
 	int err, cerr;
 
 	err = ch->side(conn, CHANNEL_RECEIVER);
+	if (full_write(ready_fd, &err, sizeof(err)))
+		_exit(EIO);
+	close(ready_fd);
 	if (!err)
 		err = ch->drain(conn, ctx->dst_fd);
 	if (!err && ctx->c->fsync && fdatasync(ctx->dst_fd))
@@ -385,34 +412,90 @@ static int tf_wait_writer(struct run_ctx *ctx, pid_t pid)
 	return -ECHILD;
 }
 
-static int transform_run(struct run_ctx *ctx)
+/* Reads the writer's "ready" (the result of taking its side of the channel). */
+static int tf_await_ready(struct run_ctx *ctx, struct tf_state *st, int fd)
+{
+	ssize_t got;
+	int err = 0;
+
+	do {
+		got = read(fd, &err, sizeof(err));
+	} while (got < 0 && errno == EINTR);
+	if (got == (ssize_t)sizeof(err) && !err)
+		return 0;
+	if (got != (ssize_t)sizeof(err)) {	/* it died before it was ready */
+		err = tf_wait_writer(ctx, st->writer);
+		st->writer = 0;
+		return err ? err : -EIO;
+	}
+	snprintf(ctx->msg, sizeof(ctx->msg), "writer process: channel %s: %s",
+		 st->conn.ch->name, strerror(-err));
+	return err;
+}
+
+/*
+ * Before the clock: the channel, the writer process, the reader's side.
+ * Returns once the writer holds its side; 0, or -errno with ctx->msg and
+ * nothing left running.
+ */
+static int tf_start_writer(struct run_ctx *ctx, struct tf_state *st)
 {
 	const struct channel *ch = ctx->c->channel;
-	struct channel_conn conn = { .ch = ch, .buffer = ctx->c->buffer, .fd = { -1, -1 } };
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
-	int err, cerr, werr;
-	pid_t pid;
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
+	int ready[2], err;
 
-	err = ch->open(&conn);
+	st->conn = (struct channel_conn){ .ch = ch, .buffer = ctx->c->buffer, .fd = { -1, -1 } };
+	if (pipe2(ready, O_CLOEXEC))
+		return -errno;
+	err = ch->open(&st->conn);
 	if (err) {
 		snprintf(ctx->msg, sizeof(ctx->msg), "channel %s: %s", ch->name, strerror(-err));
-		return err;
+		goto out_close_ready;
 	}
-	sigaction(SIGPIPE, &ignore, &old);	/* a dead writer is -EPIPE */
-	pid = fork();
-	if (pid < 0) {
+	sigaction(SIGPIPE, &ignore, &st->old_pipe);	/* a dead writer is -EPIPE */
+	st->writer = fork();
+	if (st->writer < 0) {
 		err = -errno;
-		snprintf(ctx->msg, sizeof(ctx->msg), "fork: %s", strerror(errno));
-		ch->close(&conn);
-		goto out_restore;
+		st->writer = 0;
+		snprintf(ctx->msg, sizeof(ctx->msg), "fork: %s", strerror(-err));
+		goto out_close_channel;
 	}
-	if (pid == 0)
-		tf_writer_main(ctx, &conn);
-	err = ch->side(&conn, CHANNEL_SENDER);
+	if (st->writer == 0) {
+		close(ready[0]);
+		tf_writer_main(ctx, &st->conn, ready[1]);
+	}
+	close(ready[1]);
+	ready[1] = -1;
+	err = ch->side(&st->conn, CHANNEL_SENDER);
 	if (!err)
-		err = tf_reader_run(ctx, &conn);
-	cerr = ch->close(&conn);
-	werr = tf_wait_writer(ctx, pid);
+		err = tf_await_ready(ctx, st, ready[0]);
+	if (!err)
+		goto out_close_ready;
+	if (st->writer) {
+		kill(st->writer, SIGKILL);
+		waitpid(st->writer, NULL, 0);
+		st->writer = 0;
+	}
+out_close_channel:
+	ch->close(&st->conn);
+	sigaction(SIGPIPE, &st->old_pipe, NULL);
+out_close_ready:
+	close(ready[0]);
+	if (ready[1] >= 0)
+		close(ready[1]);
+	return err;
+}
+
+/* Inside the clock: read, transform and send everything; wait for the writer. */
+static int transform_run(struct run_ctx *ctx)
+{
+	struct tf_state *st = ctx->state;
+	int err, cerr, werr;
+
+	err = tf_reader_run(ctx, &st->conn);
+	cerr = st->conn.ch->close(&st->conn);
+	werr = tf_wait_writer(ctx, st->writer);
+	st->writer = 0;
 	if (werr)
 		err = werr;	/* the writer's failure explains the reader's */
 	else if (err)
@@ -421,8 +504,6 @@ static int transform_run(struct run_ctx *ctx)
 		err = cerr;
 		snprintf(ctx->msg, sizeof(ctx->msg), "closing the channel: %s", strerror(-err));
 	}
-out_restore:
-	sigaction(SIGPIPE, &old, NULL);
 	return err;
 }
 
