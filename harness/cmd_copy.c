@@ -319,7 +319,6 @@ int cmd_copy(int argc, char **argv)
 		.buffer_size = cc.job.buffer_size ? cc.job.buffer_size
 			: cc.s->default_buffer ? cc.s->default_buffer : STRATEGY_DEFAULT_BUFFER,
 		.queue_depth = cc.job.queue_depth, .threads = cc.job.threads,
-		.src_path = cc.src, .dst_path = cc.tmp,
 	};
 	if (copy_into_temp(&cc) == 0)
 		ret = publish(&cc);

@@ -2,11 +2,12 @@
 /*
  * direct.c - O_DIRECT: bypass the page cache on both ends.
  *
- * The strategy reopens job->src_path and job->dst_path with O_DIRECT (the
- * harness's descriptors are buffered) and moves the bytes with pread/pwrite
- * through one aligned buffer, so reads come from the device by DMA into user
- * memory and writes go from user memory to the device, without filling the
- * page cache. This is what dd iflag=direct oflag=direct and fio's
+ * The strategy sets O_DIRECT on the descriptors the harness opened (fcntl
+ * F_SETFL; Linux allows turning it on and off on an open file), moves the
+ * bytes with pread/pwrite through one aligned buffer, so reads come from the
+ * device by DMA into user memory and writes go from user memory to the
+ * device without filling the page cache, and turns O_DIRECT off again
+ * before it returns. It opens nothing itself, like every other strategy. This is what dd iflag=direct oflag=direct and fio's
  * direct=1 psync engine do; coreutils cp never uses O_DIRECT.
  *
  * Tuning and rules:
@@ -23,14 +24,13 @@
  *     offset alignment.
  *   - Unaligned tail: the largest multiple of the offset alignment is moved
  *     with O_DIRECT; the remaining tail (< alignment) is read and written
- *     through the harness's ordinary descriptors (pread/pwrite). No padding
+ *     with ordinary buffered pread/pwrite once O_DIRECT is off again. No padding
  *     is written, so no ftruncate is needed and the destination never grows
  *     past dst_off + len.
  *   - Unaligned offsets (the split workload's ranges start after a newline):
  *     when src_off or dst_off is not a multiple of the offset alignment,
  *     O_DIRECT cannot be used for the range at all, and the whole call falls
- *     back to the ordinary buffered pread/pwrite loop on the harness's
- *     descriptors. Such calls are not direct I/O; whole-file copies always
+ *     back to the ordinary buffered pread/pwrite loop. Such calls are not direct I/O; whole-file copies always
  *     are.
  *   - A short O_DIRECT read means end of file: a source shorter than len
  *     gives -ENODATA.
@@ -39,14 +39,16 @@
  * file systems without direct I/O refuse with EINVAL (ramfs; tmpfs before
  * Linux 6.6) and the reason names the file system (from mountinfo).
  *
- * Expected syscalls per call: openat x2, statx x2, ceil(len / buffer)
- * pread64 and pwrite64 (+1 each for a tail), close x2.
+ * Expected syscalls per call: statx x2, fcntl x6 (read, set and restore the
+ * flags of both descriptors), ceil(len / buffer) pread64 and pwrite64 (+1
+ * each for a tail).
  */
 #include "strategy.h"
 #include "fileio.h"
 #include "fsinfo.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,9 +156,9 @@ static ssize_t direct_read(int fd, char *buf, size_t want, uint64_t off,
 	return (ssize_t)done;
 }
 
-/* Moves [0, body) of the job with O_DIRECT descriptors sfd and dfd. */
-static int direct_body(const struct copy_job *job, int sfd, int dfd,
-		       const struct direct_align *al, uint64_t body)
+/* Moves [0, body) of the job; its descriptors are in O_DIRECT mode. */
+static int direct_body(const struct copy_job *job, const struct direct_align *al,
+		       uint64_t body)
 {
 	size_t bufsz = job->buffer_size ? job->buffer_size : DIRECT_DEFAULT_BUFFER;
 	uint64_t done = 0;
@@ -171,7 +173,7 @@ static int direct_body(const struct copy_job *job, int sfd, int dfd,
 		return -ENOMEM;
 	while (done < body) {
 		size_t want = body - done < bufsz ? (size_t)(body - done) : bufsz;
-		ssize_t got = direct_read(sfd, buf, want, job->src_off + done,
+		ssize_t got = direct_read(job->src_fd, buf, want, job->src_off + done,
 					  al->off);
 
 		if (got < 0) {
@@ -182,7 +184,7 @@ static int direct_body(const struct copy_job *job, int sfd, int dfd,
 			ret = -ENODATA;	/* source shorter than promised */
 			break;
 		}
-		ret = full_pwrite(dfd, buf, want, job->dst_off + done);
+		ret = full_pwrite(job->dst_fd, buf, want, job->dst_off + done);
 		if (ret)
 			break;
 		done += want;
@@ -191,38 +193,53 @@ static int direct_body(const struct copy_job *job, int sfd, int dfd,
 	return ret;
 }
 
+/* Turns O_DIRECT on (or back off) on fd; *old keeps the flags to restore. */
+static int direct_set(int fd, bool on, int *old)
+{
+	if (on) {
+		*old = fcntl(fd, F_GETFL);
+		if (*old < 0)
+			return -errno;
+	}
+	if (fcntl(fd, F_SETFL, on ? *old | O_DIRECT : *old) < 0)
+		return -errno;
+	return 0;
+}
+
+/* [0, body) of the job with O_DIRECT on both descriptors. */
+static int direct_body_on(const struct copy_job *job, const struct direct_align *al,
+			  uint64_t body)
+{
+	int sflags, dflags, ret;
+
+	ret = direct_set(job->src_fd, true, &sflags);
+	if (ret)
+		return ret;
+	ret = direct_set(job->dst_fd, true, &dflags);
+	if (ret)
+		goto out_restore_src;
+	ret = direct_body(job, al, body);
+	direct_set(job->dst_fd, false, &dflags);
+out_restore_src:
+	direct_set(job->src_fd, false, &sflags);
+	return ret;
+}
+
 static int direct_copy(const struct copy_job *job)
 {
 	struct direct_align al;
 	uint64_t body;
-	int sfd, dfd, ret;
+	int ret;
 
 	if (job->len == 0)
 		return 0;
-	if (!job->src_path || !job->dst_path)
-		return -EINVAL;
-	sfd = open(job->src_path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (sfd < 0)
-		return -errno;
-	dfd = open(job->dst_path, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (dfd < 0) {
-		ret = -errno;
-		goto out_close_src;
-	}
-	direct_alignment(sfd, dfd, &al);
-	if (job->src_off % al.off || job->dst_off % al.off) {
-		ret = direct_buffered(job, 0, job->len);
-		goto out_close_dst;
-	}
+	direct_alignment(job->src_fd, job->dst_fd, &al);
+	if (job->src_off % al.off || job->dst_off % al.off)
+		return direct_buffered(job, 0, job->len);
 	body = job->len / al.off * al.off;
-	ret = body ? direct_body(job, sfd, dfd, &al, body) : 0;
+	ret = body ? direct_body_on(job, &al, body) : 0;
 	if (!ret && body < job->len)
 		ret = direct_buffered(job, body, job->len);
-
-out_close_dst:
-	close(dfd);
-out_close_src:
-	close(sfd);
 	return ret;
 }
 
@@ -254,8 +271,8 @@ static int direct_probe(const char *dir, char *why, size_t n)
 const struct copy_strategy strategy_direct = {
 	.name = "direct",
 	.description = "O_DIRECT pread(2)/pwrite(2), 1 MiB buffer aligned per statx(STATX_DIOALIGN)",
-	.syscalls = "openat,statx,pread64,pwrite64,close",
-	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
+	.syscalls = "statx,fcntl,pread64,pwrite64",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_DEVICE_IO,
 	.default_buffer = DIRECT_DEFAULT_BUFFER,
 	.probe = direct_probe,
 	.copy = direct_copy,

@@ -33,8 +33,6 @@ struct copy_job {
 	size_t buffer_size;	/* bytes; strategies that take a buffer use it */
 	unsigned queue_depth;	/* io_uring: submission queue depth */
 	unsigned threads;	/* parallel strategies: worker count */
-	const char *src_path;	/* for strategies that must reopen (direct) */
-	const char *dst_path;
 };
 
 /* Flags describing what a strategy can do. */
@@ -45,6 +43,12 @@ enum strategy_flags {
 	STRATEGY_NAIVE = 1u << 3,	/* a deliberately naive baseline */
 	STRATEGY_SHARES_EXTENTS = 1u << 4, /* may share extents, not copy */
 	STRATEGY_TEST_ONLY = 1u << 5,	/* hidden from --all and `bench list` */
+	/* Reads and writes the device, around the page cache: different work
+	 * from the page-cache copies, never ranked against them. */
+	STRATEGY_DEVICE_IO = 1u << 6,
+	/* Runs on more than one CPU (threads of its own or the kernel's
+	 * workers): its bound is the all-core memory bandwidth. */
+	STRATEGY_MULTI_CPU = 1u << 7,
 };
 
 struct copy_strategy {

@@ -36,8 +36,6 @@ static inline int copyutil_copy_verify(const struct copy_strategy *s,
 		.buffer_size = COPYUTIL_BUFFER_SIZE,
 		.queue_depth = COPYUTIL_QUEUE_DEPTH,
 		.threads = COPYUTIL_THREADS,
-		.src_path = src,
-		.dst_path = dst,
 	};
 	uint64_t got = 0;
 	struct stat st;

@@ -100,8 +100,6 @@ static void check_whole(const struct copy_strategy *s, const unsigned char *data
 	CHECK(write_at(src, data, size, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
-	job.src_path = src_path;
-	job.dst_path = dst_path;
 	ret = s->copy(&job);
 	if (ret)
 		fprintf(stderr, "%s: whole copy of %llu bytes: %s\n", s->name,
@@ -130,8 +128,6 @@ static void check_range(const struct copy_strategy *s, const unsigned char *data
 	CHECK(write_at(dst, fill, dst_size, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
-	job.src_path = src_path;
-	job.dst_path = dst_path;
 	if ((s->flags & STRATEGY_SHARES_EXTENTS) && size) {
 		/* extents are shared in whole blocks: odd offsets are refused */
 		CHECK(s->copy(&job) == -EINVAL);
@@ -166,8 +162,6 @@ static void check_far_range(const struct copy_strategy *s, const unsigned char *
 	CHECK(write_at(src, data, FAR_LEN, FAR_SRC_OFF) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
-	job.src_path = src_path;
-	job.dst_path = dst_path;
 	ret = s->copy(&job);
 	if (ret)
 		fprintf(stderr, "%s: copy beyond 4 GiB: %s\n", s->name, strerror(-ret));
@@ -212,8 +206,6 @@ static void check_full_buffer_budget(const unsigned char *data)
 	CHECK(write_at(src, data, 4097, 0) == 0);
 	job.src_fd = src;
 	job.dst_fd = dst;
-	job.src_path = src_path;
-	job.dst_path = dst_path;
 	setenv("COPYBENCH_RAM_BUDGET", "4096", 1);
 	CHECK(s->copy(&job) == -EFBIG);
 	CHECK_EQ_U64(file_size(dst), 0);

@@ -84,8 +84,6 @@ static int run_copy(const struct copy_strategy *s, struct copy_job job,
 
 	job.src_fd = open(src_path, O_RDONLY);
 	job.dst_fd = open(dst_path, O_WRONLY | O_CREAT | dst_flags, 0644);
-	job.src_path = src_path;
-	job.dst_path = dst_path;
 	if (job.src_fd < 0 || job.dst_fd < 0)
 		return -errno;
 	ret = s->copy(&job);

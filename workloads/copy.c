@@ -61,8 +61,6 @@ static int copy_run(struct run_ctx *ctx)
 	job.src_fd = ctx->src_fd;
 	job.dst_fd = ctx->dst_fd;
 	job.len = c->ds->size;
-	job.src_path = ctx->src;
-	job.dst_path = ctx->dst;
 	err = c->strategy->copy(&job);
 	if (err)
 		return err;

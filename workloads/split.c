@@ -153,8 +153,6 @@ static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 	job.src_off = start;
 	job.dst_off = 0;
 	job.len = cut - start;
-	job.src_path = ctx->src;
-	job.dst_path = path;
 	err = c->strategy->copy(&job);
 	if (!err && c->fsync && fdatasync(fd))
 		err = -errno;

@@ -99,8 +99,6 @@ static int gcopy_run(void *arg, char *msg, size_t n)
 		.buffer_size = c->buffer,
 		.queue_depth = 32,
 		.threads = 2,
-		.src_path = c->src,
-		.dst_path = c->dst,
 	};
 	int err = c->strategy->copy(&job);
 
