@@ -16,12 +16,18 @@
 /* One measured execution of a case. */
 struct run_result {
 	unsigned rep;		/* 1..N */
+	unsigned seq;		/* position in the execution order of all runs, 1.. */
+	uint64_t start_ns;	/* when the run began, since the first run */
 	uint64_t wall_ns;
 	uint64_t user_ns;
 	uint64_t sys_ns;
 	long max_rss_kb;
 	long minflt, majflt, nvcsw, nivcsw;
 	double resident_pct;	/* source residency just before the run */
+	uint64_t dirty_kb;	/* dirty pages of the machine just before */
+	uint64_t writeback_kb;	/* pages under writeback just before */
+	uint64_t output_blocks;	/* 512-byte blocks allocated to the output */
+	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;
 };
 

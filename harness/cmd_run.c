@@ -170,6 +170,7 @@ static void start_counting(struct runner *r)
 	}
 	if (syscount_session_new(&r->sc, r->o->syscount, r->sc_why, sizeof(r->sc_why)))
 		r->sc = NULL;
+	r->counting = r->sc != NULL;
 	if (!r->sc)
 		for (size_t i = 0; i < r->ncases; i++) {
 			r->cases[i].counts.valid = false;
@@ -230,7 +231,7 @@ static int finish(struct runner *r)
 		report_print_table(stdout, r, sums);
 	if (!ret && r->o->format == FORMAT_TABLE) {
 		printf("\nresults: %s/{runs,summary,syscalls}.csv\n", dir);
-		if (!r->sc)
+		if (!r->counting)
 			printf("syscalls: n/a (%s)\n", r->sc_why);
 	}
 	for (size_t i = 0; i < r->ncases; i++)

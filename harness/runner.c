@@ -14,6 +14,7 @@
 #include "child.h"
 #include "rng.h"
 #include "interrupt.h"
+#include "memstate.h"
 #include "stats.h"
 #include "units.h"
 
@@ -30,6 +31,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+enum round_kind { ROUND_COUNT, ROUND_WARMUP, ROUND_MEASURE };
+
+uint64_t runner_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* What the child of one run works on. */
 struct run_work {
@@ -92,27 +103,61 @@ static void fill_result(struct run_result *res, const struct child_result *ch)
 	res->nivcsw = ch->ru.ru_nivcsw;
 }
 
-/* Sets the cache state; a cold state that cannot be reached is unavailable. */
+#define WARM_ATTEMPTS 3
+#define WRITEBACK_WAIT_MS 10000u
+
+/* Marks c unavailable: the cache state it asks for cannot be reached here. */
+static int cache_unreachable(struct bench_case *c, double pct)
+{
+	if (c->cache == CACHE_COLD)
+		snprintf(c->why, sizeof(c->why),
+			 "cannot evict the source from the page cache (%.0f%% resident after POSIX_FADV_DONTNEED, as on tmpfs)",
+			 pct);
+	else
+		snprintf(c->why, sizeof(c->why),
+			 "cannot keep the source in the page cache (%.0f%% resident after reading it %d times: memory pressure?)",
+			 pct, WARM_ATTEMPTS);
+	c->state = CASE_UNAVAILABLE;
+	return -EAGAIN;
+}
+
+/*
+ * Sets the cache state and checks it, reading the source again when warm
+ * pages were lost; a state that cannot be reached makes the case
+ * unavailable, never a run recorded in the wrong state.
+ */
 static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 {
-	int err = cache_set(c->spec.ds->path, c->cache, r->o->drop_caches, pct);
+	int attempts = c->cache == CACHE_WARM ? WARM_ATTEMPTS : 1, err = 0;
 
+	for (int i = 0; i < attempts; i++) {
+		err = cache_set(c->spec.ds->path, c->cache, r->o->drop_caches, pct);
+		if (err || cache_state_ok(c->cache, *pct))
+			break;
+	}
 	if (err) {
 		snprintf(c->why, sizeof(c->why), "cannot set the %s cache state: %s",
 			 cache_mode_name(c->cache), strerror(-err));
 		return err;
 	}
-	if (!cache_state_ok(c->cache, *pct) && c->cache == CACHE_COLD) {
-		snprintf(c->why, sizeof(c->why),
-			 "cannot evict the source from the page cache (%.0f%% resident after POSIX_FADV_DONTNEED, as on tmpfs)",
-			 *pct);
-		c->state = CASE_UNAVAILABLE;
-		return -EAGAIN;
-	}
-	return 0;
+	return cache_state_ok(c->cache, *pct) ? 0 : cache_unreachable(c, *pct);
 }
 
-/* Verifies the output of a run that exited well; records what it is made of. */
+/*
+ * Lets the flusher finish writing back what earlier runs (or anything else)
+ * left, so that no run pays for another's writeback; records what was
+ * pending when this run starts.
+ */
+static void settle_writeback(struct run_result *res)
+{
+	struct memstate m;
+
+	memstate_wait_writeback(WRITEBACK_WAIT_MS, &m);
+	res->dirty_kb = m.dirty_kb;
+	res->writeback_kb = m.writeback_kb;
+}
+
+/* Verifies the output of a run that exited well. */
 static int check_output(struct bench_case *c, const char *dst)
 {
 	char why[sizeof(c->why)];
@@ -122,9 +167,19 @@ static int check_output(struct bench_case *c, const char *dst)
 		snprintf(c->why, sizeof(c->why), "verification failed: %.220s", why);
 		return err;
 	}
-	if (c->spec.wl->inspect && c->spec.wl->inspect(&c->spec, dst))
-		c->shared_extents = true;
 	return 0;
+}
+
+/* What a verified output is made of: any clone marks the case. */
+static void inspect_output(struct bench_case *c, const char *dst, struct run_result *res)
+{
+	struct output_info info = { 0 };
+
+	if (c->spec.wl->inspect)
+		c->spec.wl->inspect(&c->spec, dst, &info);
+	if (info.shared_extents)
+		c->shared_extents = true;
+	res->output_blocks = info.blocks;
 }
 
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
@@ -143,7 +198,10 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	err = prepare_cache(r, c, &res->resident_pct);
 	if (err)
 		return err;
-	snprintf(dst, sizeof(dst), "%s/out-%u", r->workdir, ++r->seq);
+	settle_writeback(res);
+	res->seq = ++r->seq;
+	res->start_ns = runner_now_ns() - r->start_ns;
+	snprintf(dst, sizeof(dst), "%s/out-%u", r->workdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 	};
@@ -156,10 +214,12 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		goto out_remove_output;
 	}
 	fill_result(res, &ch);
+	res->timed = true;
 	err = check_output(c, dst);
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
+	inspect_output(c, dst, res);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:
@@ -198,96 +258,151 @@ static void progress(struct runner *r, unsigned round, unsigned rounds,
 	fflush(stderr);
 }
 
-/* How many measured runs c gets: --repeat, or 5 (3 when a run is slow). */
-static unsigned case_target(const struct runner *r, const struct bench_case *c,
-			    uint64_t first_wall_ns)
+/*
+ * How many measured runs c gets: --repeat, or 5 (3 when a run is slow),
+ * judged from its first run that was not counted (a counted run is slower).
+ */
+static unsigned case_target(const struct runner *r, uint64_t wall_ns)
 {
 	if (r->o->repeat)
 		return r->o->repeat;
-	(void)c;
-	return first_wall_ns > 2000000000ull ? 3 : 5;
+	return wall_ns > 2000000000ull ? 3 : 5;
 }
 
-static void record(struct bench_case *c, const struct run_result *res, unsigned rep)
+static void record(struct bench_case *c, const struct run_result *res)
 {
 	c->runs[c->nruns] = *res;
-	c->runs[c->nruns].rep = rep;
+	c->runs[c->nruns].rep = (unsigned)c->nruns + 1;
 	c->nruns++;
 }
 
-/* One run of one case in a round: warmup/counting or measured. */
-static void run_case_round(struct runner *r, struct bench_case *c, unsigned round,
-			   unsigned warm_rounds, unsigned *target)
+/* Marks c failed (or unavailable, for a whole-file strategy over budget). */
+static void case_failed(struct bench_case *c, int err)
 {
+	if (c->state != CASE_UNAVAILABLE)
+		c->state = CASE_FAILED;
+	if (err == -EFBIG && c->spec.strategy && (c->spec.strategy->flags & STRATEGY_WHOLE_FILE)) {
+		c->state = CASE_UNAVAILABLE;
+		snprintf(c->why, sizeof(c->why),
+			 "the whole file does not fit the RAM budget (half of available memory)");
+	}
+}
+
+/* Per case, the state of its rounds. */
+struct case_plan {
+	unsigned target;	/* measured runs it gets */
+	bool decided;		/* target judged from an uncounted run */
+};
+
+/*
+ * One run of one case in a round: counting, warm-up or measured. A measured
+ * run that failed verification is recorded too (verified = 0), so that the
+ * results show what was attempted.
+ */
+static void run_case_round(struct runner *r, struct bench_case *c, enum round_kind kind,
+			   struct case_plan *p)
+{
+	bool counting = kind == ROUND_COUNT && !(c->spec.wl->flags & WORKLOAD_UNCOUNTED);
 	struct run_result res;
-	bool measured = round >= warm_rounds;
 	int err;
 
 	if (c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
 		return;
-	if (measured && c->nruns >= *target)
+	if (kind == ROUND_COUNT && !counting)
 		return;
-	err = runner_run_once(r, c, round == 0 && r->sc && !(c->spec.wl->flags & WORKLOAD_UNCOUNTED), &res);
+	if (kind == ROUND_MEASURE && c->nruns >= p->target)
+		return;
+	err = runner_run_once(r, c, counting, &res);
 	if (err == -EINTR && interrupt_signal)
 		return;
+	if (kind == ROUND_MEASURE && res.timed)
+		record(c, &res);
 	if (err) {
-		if (c->state != CASE_UNAVAILABLE)
-			c->state = CASE_FAILED;
-		if (err == -EFBIG && (c->spec.strategy && (c->spec.strategy->flags & STRATEGY_WHOLE_FILE))) {
-			c->state = CASE_UNAVAILABLE;
-			snprintf(c->why, sizeof(c->why),
-				 "the whole file does not fit the RAM budget (half of available memory)");
-		}
+		case_failed(c, err);
 		return;
 	}
-	if (round == 0)
-		*target = case_target(r, c, res.wall_ns);
-	if (measured)
-		record(c, &res, c->nruns + 1);
+	if (!counting && !p->decided) {
+		p->target = case_target(r, res.wall_ns);
+		p->decided = true;
+	}
+}
+
+/* One round over every case, in the round's shuffled order. */
+static void run_round(struct runner *r, struct case_plan *plans, size_t *order,
+		      unsigned round, unsigned rounds, enum round_kind kind)
+{
+	shuffle(order, r->ncases, r->o->seed, round);
+	for (size_t k = 0; k < r->ncases && !interrupt_signal; k++) {
+		struct bench_case *c = &r->cases[order[k]];
+
+		progress(r, round, rounds, k, c);
+		run_case_round(r, c, kind, &plans[order[k]]);
+	}
+}
+
+/*
+ * The counting runs come first, all of them, and then the counters are torn
+ * down completely: while the kernel's syscall tracepoints are registered,
+ * every task on the machine takes the slow system-call path, so no timed run
+ * may overlap them.
+ */
+static void end_counting(struct runner *r)
+{
+	if (!r->sc)
+		return;
+	if (r->progress)
+		fprintf(stderr, "\r\033[Kremoving the syscall counters before the timed runs");
+	syscount_session_end(r->sc);
+	r->sc = NULL;
+}
+
+static int alloc_plans(struct runner *r, unsigned max_target, struct case_plan **plans,
+		       size_t **order)
+{
+	*order = calloc(r->ncases, sizeof(**order));
+	*plans = calloc(r->ncases, sizeof(**plans));
+	if (!*order || !*plans)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->ncases; i++) {
+		(*plans)[i].target = max_target;
+		r->cases[i].runs = calloc(max_target, sizeof(struct run_result));
+		if (!r->cases[i].runs)
+			return -ENOMEM;	/* runner_free() frees those made */
+		if (r->cases[i].state == CASE_PENDING)
+			r->cases[i].state = CASE_OK;
+	}
+	return 0;
 }
 
 int runner_run_all(struct runner *r)
 {
-	unsigned warm_rounds = r->o->warmup, max_target = r->o->repeat ? r->o->repeat : 5;
-	unsigned rounds, *target;
-	size_t *order;
-	int err = 0;
+	unsigned max_target = r->o->repeat ? r->o->repeat : 5, counted = r->sc ? 1 : 0;
+	unsigned warm = r->o->warmup > counted ? r->o->warmup - counted : 0;
+	unsigned rounds = counted + warm + max_target;
+	struct case_plan *plans = NULL;
+	size_t *order = NULL;
+	int err;
 
-	if (r->sc && warm_rounds == 0)
-		warm_rounds = 1;	/* the counting run is never measured */
-	rounds = warm_rounds + max_target;
-	order = calloc(r->ncases, sizeof(*order));
-	target = calloc(r->ncases, sizeof(*target));
-	if (!order || !target) {
-		err = -ENOMEM;
+	err = alloc_plans(r, max_target, &plans, &order);
+	if (err)
 		goto out_free;
-	}
-	for (size_t i = 0; i < r->ncases; i++) {
-		target[i] = max_target;
-		r->cases[i].runs = calloc(max_target, sizeof(struct run_result));
-		if (!r->cases[i].runs) {
-			err = -ENOMEM;	/* runner_free() frees those made */
-			goto out_free;
-		}
-		if (r->cases[i].state == CASE_PENDING)
-			r->cases[i].state = CASE_OK;
-	}
+	r->start_ns = runner_now_ns();
 	for (unsigned round = 0; round < rounds && !interrupt_signal; round++) {
-		shuffle(order, r->ncases, r->o->seed, round);
-		for (size_t k = 0; k < r->ncases && !interrupt_signal; k++) {
-			struct bench_case *c = &r->cases[order[k]];
+		enum round_kind kind = round < counted ? ROUND_COUNT :
+				       round < counted + warm ? ROUND_WARMUP : ROUND_MEASURE;
 
-			progress(r, round, rounds, k, c);
-			run_case_round(r, c, round, warm_rounds, &target[order[k]]);
-		}
+		if (round == counted)
+			end_counting(r);
+		run_round(r, plans, order, round, rounds, kind);
 	}
+	end_counting(r);
 	if (r->progress)
 		fprintf(stderr, "\r\033[K");
 	if (interrupt_signal)
 		err = -EINTR;
 out_free:
 	free(order);
-	free(target);
+	free(plans);
 	return err;
 }
 

@@ -19,9 +19,12 @@ struct runner {
 	size_t ndatasets;
 	struct sysinfo_env env;
 	char workdir[PATH_MAX];		/* private, removed at the end */
-	struct syscount_session *sc;	/* NULL when counting is unavailable */
+	struct syscount_session *sc;	/* NULL when counting is unavailable
+					 * or over (after the counting round) */
+	bool counting;			/* counts were taken in this run */
 	char sc_why[160];
-	unsigned seq;			/* names outputs uniquely */
+	unsigned seq;			/* runs so far: names outputs, orders runs */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
 	bool progress;
 };
 
@@ -34,8 +37,15 @@ struct runner {
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		    struct run_result *res);
 
-/* All rounds of all cases, interleaved in a seeded shuffled order per round. */
+/*
+ * All rounds of all cases, interleaved in a seeded shuffled order per round:
+ * first the counting round (when counting), then the counters are removed,
+ * then the warm-up rounds and the measured rounds.
+ */
 int runner_run_all(struct runner *r);
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t runner_now_ns(void);
 
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);

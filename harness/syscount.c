@@ -934,6 +934,16 @@ void syscount_session_free(struct syscount_session *s)
 	free(s);
 }
 
+void syscount_session_end(struct syscount_session *s)
+{
+	if (!s)
+		return;
+	syscount_perf_close(s->fd);
+	syscount_perf_close(s->keep_fd);
+	free(s->tracees);
+	free(s);
+}
+
 const char *syscount_session_method(const struct syscount_session *s)
 {
 	switch (s->method) {

@@ -82,6 +82,14 @@ struct syscount_session;	/* opaque; syscount.c defines it */
 int syscount_session_new(struct syscount_session **out, enum syscount_method m,
 			 char *why, size_t n);
 void syscount_session_free(struct syscount_session *s);
+/*
+ * Like syscount_session_free, but returns only once the kernel has dropped
+ * the counters: the syscall tracepoints are then unregistered and no task
+ * on the machine takes the slow system-call path for them any more (with
+ * perf this waits for an RCU grace period, about 2 s). Call it before timed
+ * runs that must not pay for counting.
+ */
+void syscount_session_end(struct syscount_session *s);
 const char *syscount_session_method(const struct syscount_session *s);
 /* True when the parent's counts (syscount_wait) are the real ones (ptrace),
  * false when the child's (syscount_end) are. */

@@ -5,6 +5,7 @@
  * removal.
  */
 #include "workload.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,4 +65,24 @@ void remove_output_file(const struct case_spec *c, const char *dst)
 {
 	(void)c;
 	unlink(dst);
+}
+
+int inspect_file(const char *path, struct output_info *out)
+{
+	struct stat st;
+	bool shared = false;
+
+	if (stat(path, &st))
+		return -errno;
+	out->blocks += (uint64_t)st.st_blocks;
+	/* FIEMAP refused (tmpfs): nothing is shared */
+	if (file_shares_extents(path, &shared) == 0 && shared)
+		out->shared_extents = true;
+	return 0;
+}
+
+void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out)
+{
+	(void)c;
+	inspect_file(dst, out);
 }

@@ -10,7 +10,6 @@
  * reflink, clones instead of copying, and such a time measures metadata
  * work, not a copy. The case records it (shared_extents) for the report.
  */
-#include "fsinfo.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -75,15 +74,6 @@ static void copy_teardown(struct run_ctx *ctx)
 	close(ctx->src_fd);
 }
 
-/* Any verified run that cloned marks the case; FIEMAP refused: not shared. */
-static bool copy_inspect(const struct case_spec *c, const char *dst)
-{
-	bool shared = false;
-
-	(void)c;
-	return file_shares_extents(dst, &shared) == 0 && shared;
-}
-
 const struct workload workload_copy = {
 	.name = "copy",
 	.description = "the whole source to a new file with one strategy",
@@ -94,6 +84,6 @@ const struct workload workload_copy = {
 	.run = copy_run,
 	.teardown = copy_teardown,
 	.verify = verify_output_hash,
-	.inspect = copy_inspect,
+	.inspect = inspect_output_file,
 	.remove_output = remove_output_file,
 };

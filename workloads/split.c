@@ -361,6 +361,19 @@ out_free:
 	return err;
 }
 
+/* Every part: its blocks, and whether any was cloned instead of copied. */
+static void split_inspect(const struct case_spec *c, const char *dst, struct output_info *out)
+{
+	char path[PATH_MAX];
+
+	(void)c;
+	for (unsigned idx = 0;; idx++) {
+		split_part_path(dst, idx, path, sizeof(path));
+		if (inspect_file(path, out))
+			break;
+	}
+}
+
 static void split_remove_output(const struct case_spec *c, const char *dst)
 {
 	char path[PATH_MAX];
@@ -383,5 +396,6 @@ const struct workload workload_split = {
 	.run = split_run,
 	.teardown = split_teardown,
 	.verify = split_verify,
+	.inspect = split_inspect,
 	.remove_output = split_remove_output,
 };

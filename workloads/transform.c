@@ -519,5 +519,6 @@ const struct workload workload_transform = {
 	.run = transform_run,
 	.teardown = transform_teardown,
 	.verify = verify_output_hash,
+	.inspect = inspect_output_file,
 	.remove_output = remove_output_file,
 };

@@ -50,6 +50,12 @@ struct case_spec {
 	uint64_t expect_size;
 };
 
+/* What a verified output is made of (inspect()). */
+struct output_info {
+	bool shared_extents;	/* shares an extent with another file: cloned */
+	uint64_t blocks;	/* 512-byte blocks allocated (st_blocks), all files */
+};
+
 /* Per-run state of a child. */
 struct run_ctx {
 	const struct case_spec *c;
@@ -124,11 +130,12 @@ struct workload {
 	int (*verify)(const struct case_spec *c, const char *dst,
 		      char *why, size_t n);
 	/*
-	 * Parent, optional: after a verified run and before remove_output(),
-	 * whether the output shares extents with another file (it was cloned,
-	 * not copied).
+	 * Parent: after a verified run and before remove_output(), what the
+	 * output is made of: whether it shares extents with another file (it
+	 * was cloned, not copied) and how many blocks it holds (holes show).
+	 * NULL: there is no output to inspect (zeroed).
 	 */
-	bool (*inspect)(const struct case_spec *c, const char *dst);
+	void (*inspect)(const struct case_spec *c, const char *dst, struct output_info *out);
 	/* Parent: remove whatever run() may have created at dst. */
 	void (*remove_output)(const struct case_spec *c, const char *dst);
 };
@@ -139,6 +146,10 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		     char *why, size_t n);
 /* verify() of a workload whose output is one file: c->expect_size/hash. */
 int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n);
+/* Adds one file's blocks and shared extents to *out; 0 or -errno. */
+int inspect_file(const char *path, struct output_info *out);
+/* inspect() of a workload whose output is one file. */
+void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out);
 /* remove_output() of a workload whose output is (at most) one file. */
 void remove_output_file(const struct case_spec *c, const char *dst);
 /* split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
