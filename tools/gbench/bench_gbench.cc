@@ -5,9 +5,18 @@
  * Implements gbench_register() from gbench.h and main(). Every registered
  * case becomes a benchmark with UseManualTime(): the loop runs the case's
  * untimed setup (cache state, fresh destination), times run() alone with a
- * steady clock, and runs the untimed teardown. Bytes per second come from
- * SetBytesProcessed. All --benchmark_* flags work; --dir=DIR picks where the
- * test files are written (default $TMPDIR, else /var/tmp).
+ * steady clock, and runs the untimed teardown (which verifies the output).
+ * Bytes per second come from SetBytesProcessed. A case that cannot be
+ * measured here is skipped with SkipWithError("unavailable: ..."); a case
+ * that fails (a copy error, an output that differs from its source) is
+ * stopped with SkipWithError and its message, and the process exits 1.
+ *
+ * All --benchmark_* flags work, and three of our own:
+ *   --dir=DIR            where the test files are written (default $TMPDIR,
+ *                        else /var/tmp)
+ *   --gbench_test_only   also register the test-only strategies (corrupt, ...)
+ *   --gbench_describe    print every benchmark with the knobs it runs with
+ *                        (buffer, queue depth, threads) and exit
  */
 #include "gbench.h"
 
@@ -19,33 +28,94 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
+/* Every registered benchmark's name and knobs, for --gbench_describe. */
+std::vector<std::pair<std::string, std::string>> gbench_described;
+/* Benchmark runs that failed (not the unavailable ones): exit 1. */
+unsigned gbench_failed_runs;
+
+struct gbench_args {
+	const char *dir;
+	bool test_only;
+	bool describe;
+};
+
+/* Stops the benchmark with msg; only -EAGAIN (unavailable) is no failure. */
+void gbench_stop(benchmark::State &state, int err, const char *msg)
+{
+	if (err != -EAGAIN)
+		gbench_failed_runs++;
+	state.SkipWithError(msg);
+}
+
+/* One timed iteration between its untimed setup and teardown. 0 or -errno. */
+int gbench_iteration(benchmark::State &state, const struct gbench_case &c,
+		     char *msg, size_t n)
+{
+	int err = c.setup(c.arg, msg, n);
+
+	if (err)
+		return err;
+	auto start = std::chrono::steady_clock::now();
+	err = c.run(c.arg, msg, n);
+	auto stop = std::chrono::steady_clock::now();
+
+	if (err) {
+		c.teardown(c.arg, true, nullptr, 0);
+		return err;
+	}
+	err = c.teardown(c.arg, false, msg, n);
+	if (!err)
+		state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
+	return err;
+}
+
 void gbench_run_case(benchmark::State &state, struct gbench_case c)
 {
-	char msg[256] = "";
+	char msg[512] = "";
+	uint64_t calls;
 
 	for (auto _ : state) {
-		if (c.setup(c.arg, msg, sizeof(msg))) {
-			state.SkipWithError(msg);
-			break;
-		}
-		auto start = std::chrono::steady_clock::now();
-		int err = c.run(c.arg, msg, sizeof(msg));
-		auto stop = std::chrono::steady_clock::now();
+		int err = gbench_iteration(state, c, msg, sizeof(msg));
 
-		c.teardown(c.arg);
 		if (err) {
-			state.SkipWithError(msg);
+			gbench_stop(state, err, msg);
 			break;
 		}
-		state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
 	}
+	if (state.error_occurred())
+		return;
 	state.SetBytesProcessed(state.iterations() * (int64_t)c.bytes);
-	uint64_t calls;
+	/* After the loop: Google Benchmark's clocks have stopped. */
 	if (c.count_syscalls && c.count_syscalls(c.arg, &calls) == 0)
 		state.counters["syscalls"] = benchmark::Counter((double)calls);
+}
+
+/* Takes our own flags out of argv (Google Benchmark rejects unknown flags). */
+struct gbench_args gbench_take_args(int *argc, char **argv)
+{
+	struct gbench_args a = { getenv("TMPDIR"), false, false };
+	int k = 1;
+
+	if (!a.dir || !*a.dir)
+		a.dir = "/var/tmp";
+	for (int i = 1; i < *argc; i++) {
+		if (strncmp(argv[i], "--dir=", 6) == 0)
+			a.dir = argv[i] + 6;
+		else if (strcmp(argv[i], "--gbench_test_only") == 0)
+			a.test_only = true;
+		else if (strcmp(argv[i], "--gbench_describe") == 0)
+			a.describe = true;
+		else
+			argv[k++] = argv[i];
+	}
+	*argc = k;
+	argv[k] = nullptr;
+	return a;
 }
 
 }  // namespace
@@ -55,6 +125,7 @@ extern "C" int gbench_register(const struct gbench_case *c)
 	struct gbench_case copy = *c;
 
 	try {
+		gbench_described.emplace_back(c->name, c->knobs ? c->knobs : "");
 		benchmark::RegisterBenchmark(c->name, gbench_run_case, copy)
 			->UseManualTime()
 			->Unit(benchmark::kMillisecond);
@@ -64,42 +135,33 @@ extern "C" int gbench_register(const struct gbench_case *c)
 	return 0;
 }
 
-/* Takes --dir=DIR out of argv (Google Benchmark rejects unknown flags). */
-static const char *gbench_take_dir(int *argc, char **argv)
-{
-	const char *dir = getenv("TMPDIR");
-	int k = 1;
-
-	if (!dir || !*dir)
-		dir = "/var/tmp";
-	for (int i = 1; i < *argc; i++) {
-		if (strncmp(argv[i], "--dir=", 6) == 0)
-			dir = argv[i] + 6;
-		else
-			argv[k++] = argv[i];
-	}
-	*argc = k;
-	argv[k] = nullptr;
-	return dir;
-}
-
 int main(int argc, char **argv)
 {
-	const char *dir = gbench_take_dir(&argc, argv);
+	struct gbench_args a = gbench_take_args(&argc, argv);
 	int err;
 
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 2;
-	err = gbench_copy_register_all(dir);
+	err = gbench_copy_register_all(a.dir, a.test_only);
 	if (err) {
 		fprintf(stderr, "bench_gbench: cannot set up the benchmarks in %s: %s\n",
-			dir, strerror(-err));
+			a.dir, strerror(-err));
 		gbench_copy_cleanup();
 		return 1;
 	}
-	benchmark::RunSpecifiedBenchmarks();
+	if (a.describe) {
+		for (const auto &d : gbench_described)
+			printf("%s %s\n", d.first.c_str(), d.second.c_str());
+	} else {
+		benchmark::RunSpecifiedBenchmarks();
+	}
 	benchmark::Shutdown();
 	gbench_copy_cleanup();
+	if (gbench_failed_runs) {
+		fprintf(stderr, "bench_gbench: failed benchmark runs: %u (see their error messages)\n",
+			gbench_failed_runs);
+		return 1;
+	}
 	return 0;
 }

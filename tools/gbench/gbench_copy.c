@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
  * gbench_copy.c - registers copybench's copy strategies with Google Benchmark
- * through gbench.h: every available strategy x a few sizes x (for buffered
- * strategies) the 8K / 64K / 4M buffers x warm and cold cache.
+ * through gbench.h: every available strategy x a few sizes x warm and cold
+ * cache, with the knobs bench uses when given none (the strategy's default
+ * buffer, bench's queue depth and thread count), named
+ * copy/<strategy>/size:<size>/<cache>. Buffered strategies also get the
+ * buffer sweep, a dimension of its own in the name:
+ * copy/<strategy>/size:<size>/buffer:<buffer>/<cache>.
  *
  * Per iteration, outside the clock: the source is brought into the cache
- * state with cache_set() and a fresh destination is created. Inside the
- * clock: the strategy's copy() alone, as in the copy workload. Source files
- * are written on first use, so listing the benchmarks writes nothing big.
+ * state with cache_set() (a state it cannot reach makes the case unavailable:
+ * tmpfs cannot evict) and a fresh destination is created. Inside the clock:
+ * the strategy's copy() alone, as in the copy workload. Outside again: the
+ * destination's XXH3 is checked against the source's, as bench verifies
+ * every run. Source files are written on first use, so listing the
+ * benchmarks writes nothing big.
  */
 #include "gbench.h"
 
 #include "cache.h"
 #include "dataset.h"
+#include "options.h"
 #include "strategy.h"
 #include "syscount.h"
 #include "units.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,38 +37,70 @@
 #include <unistd.h>
 
 static const uint64_t gcopy_sizes[] = { 1ull << 20, 16ull << 20, 64ull << 20 };
-static const size_t gcopy_buffers[] = { 8u << 10, 64u << 10, 4u << 20 };
+/* The buffer sweep of buffered strategies, beside their default buffer. */
+static const size_t gcopy_sweep[] = { 8u << 10, 64u << 10, 4u << 20 };
 static const enum cache_mode gcopy_caches[] = { CACHE_WARM, CACHE_COLD };
 
 #define GCOPY_NSIZES (sizeof(gcopy_sizes) / sizeof(gcopy_sizes[0]))
-#define GCOPY_NBUFFERS (sizeof(gcopy_buffers) / sizeof(gcopy_buffers[0]))
+#define GCOPY_NSWEEP (sizeof(gcopy_sweep) / sizeof(gcopy_sweep[0]))
 #define GCOPY_NCACHES (sizeof(gcopy_caches) / sizeof(gcopy_caches[0]))
-#define GCOPY_CHUNK (1u << 20)
+
+/* One source file per size, shared by the cases of that size. */
+struct gcopy_source {
+	uint64_t size;
+	uint64_t hash;		/* XXH3-64 of the content, once written */
+	bool written;
+	char path[PATH_MAX];
+};
 
 struct gcopy_case {
 	const struct copy_strategy *strategy;
-	uint64_t size;
+	struct gcopy_source *src;
 	size_t buffer;		/* 0 for strategies that take none */
+	unsigned queue_depth;	/* as bench passes them: 0 is the strategy's own */
+	unsigned threads;
 	enum cache_mode cache;
+	bool counted;		/* syscalls counted once per case */
+	int count_err;
+	uint64_t syscalls;
 	int src_fd;
 	int dst_fd;
-	char src[PATH_MAX];
 	char dst[PATH_MAX];
 };
 
 static char gcopy_dir[PATH_MAX - 64];	/* room for "/src-64M" */
+static struct gcopy_source gcopy_sources[GCOPY_NSIZES];
 static struct gcopy_case *gcopy_cases;
 static size_t gcopy_ncases;
 
-/* Writes the random dataset of size bytes to path unless it is there. */
-static int gcopy_ensure_source(const char *path, uint64_t size)
+/* Writes the random dataset of src->size bytes and keeps its hash. */
+static int gcopy_ensure_source(struct gcopy_source *src)
 {
-	struct stat st;
-	uint64_t hash;
+	int err;
 
-	if (stat(path, &st) == 0 && (uint64_t)st.st_size == size)
+	if (src->written)
 		return 0;
-	return dataset_generate(DATASET_RANDOM, size, 1, path, &hash);
+	err = dataset_generate(DATASET_RANDOM, src->size, 1, src->path, &src->hash);
+	src->written = !err;
+	return err;
+}
+
+/* An error as gbench.h reports a failure: -EAGAIN there means unavailable. */
+static int gcopy_failure(int err)
+{
+	return err == -EAGAIN ? -EIO : err;
+}
+
+/* A cache state the source cannot reach: the case is unavailable here. */
+static int gcopy_unavailable(const struct gcopy_case *c, double pct, char *msg, size_t n)
+{
+	if (c->cache == CACHE_COLD)
+		snprintf(msg, n, "unavailable: cannot evict the source from the page cache (%.0f%% resident after POSIX_FADV_DONTNEED, as on tmpfs)",
+			 pct);
+	else
+		snprintf(msg, n, "unavailable: cannot keep the source in the page cache (%.0f%% resident after reading it)",
+			 pct);
+	return -EAGAIN;
 }
 
 static int gcopy_setup(void *arg, char *msg, size_t n)
@@ -68,14 +109,16 @@ static int gcopy_setup(void *arg, char *msg, size_t n)
 	double pct;
 	int err;
 
-	err = gcopy_ensure_source(c->src, c->size);
+	err = gcopy_ensure_source(c->src);
 	if (!err)
-		err = cache_set(c->src, c->cache, false, &pct);
+		err = cache_set(c->src->path, c->cache, false, &pct);
 	if (err) {
-		snprintf(msg, n, "preparing %s: %s", c->src, strerror(-err));
-		return err;
+		snprintf(msg, n, "preparing %s: %s", c->src->path, strerror(-err));
+		return gcopy_failure(err);
 	}
-	c->src_fd = open(c->src, O_RDONLY | O_CLOEXEC);
+	if (!cache_state_ok(c->cache, pct))
+		return gcopy_unavailable(c, pct, msg, n);
+	c->src_fd = open(c->src->path, O_RDONLY | O_CLOEXEC);
 	if (c->src_fd < 0)
 		goto out_error;
 	unlink(c->dst);
@@ -95,37 +138,46 @@ static int gcopy_run(void *arg, char *msg, size_t n)
 	struct copy_job job = {
 		.src_fd = c->src_fd,
 		.dst_fd = c->dst_fd,
-		.len = c->size,
+		.len = c->src->size,
 		.buffer_size = c->buffer,
-		.queue_depth = 32,
-		.threads = 2,
+		.queue_depth = c->queue_depth,
+		.threads = c->threads,
 	};
 	int err = c->strategy->copy(&job);
 
 	if (err)
 		snprintf(msg, n, "%s: %s", c->strategy->name, strerror(-err));
-	return err;
+	return gcopy_failure(err);
 }
 
-static void gcopy_teardown(void *arg)
+/* Verifies the copy byte for byte (unless it failed) and removes it. */
+static int gcopy_teardown(void *arg, bool run_failed, char *msg, size_t n)
 {
 	struct gcopy_case *c = arg;
+	char why[256];
+	int err = 0;
 
 	close(c->dst_fd);
 	close(c->src_fd);
+	if (!run_failed) {
+		err = verify_file_hash(c->dst, c->src->size, c->src->hash, why, sizeof(why));
+		if (err)
+			snprintf(msg, n, "verification failed: %s", why);
+	}
 	unlink(c->dst);
+	return gcopy_failure(err);
 }
 
 /*
  * One more copy, untimed, in a child whose system calls are counted exactly
- * as bench counts them (perf counters or ptrace): the "syscalls" counter.
+ * as bench counts them (perf counters or ptrace). Timed iterations are never
+ * counted: counting slows every call down.
  */
-static int gcopy_count_syscalls(void *arg, uint64_t *count)
+static int gcopy_count_once(struct gcopy_case *c, uint64_t *count)
 {
-	struct gcopy_case *c = arg;
 	struct syscount_session *s;
 	struct syscount got = { 0 }, traced = { 0 };
-	char why[160], msg[256];
+	char why[160], msg[512];
 	int fds[2], status = 0, err = -ECHILD;
 	pid_t pid;
 
@@ -141,7 +193,10 @@ static int gcopy_count_syscalls(void *arg, uint64_t *count)
 		syscount_begin(s);
 		err = gcopy_run(c, msg, sizeof(msg));
 		syscount_end(s, &got);
-		gcopy_teardown(c);
+		if (!err)
+			err = gcopy_teardown(c, false, msg, sizeof(msg));
+		else
+			gcopy_teardown(c, true, NULL, 0);
 		_exit(write(fds[1], &got, sizeof(got)) == (ssize_t)sizeof(got) && !err ? 0 : 1);
 	}
 	close(fds[1]);
@@ -159,12 +214,27 @@ out_free_session:
 	return err;
 }
 
-static int gcopy_register(struct gcopy_case *c)
+/* The "syscalls" counter: Google Benchmark runs a case's loop several times
+ * (to pick an iteration count, per repetition); the copy is counted once. */
+static int gcopy_count_syscalls(void *arg, uint64_t *count)
 {
-	char name[256], size[32], buf[32] = "";
+	struct gcopy_case *c = arg;
+
+	if (!c->counted) {
+		c->count_err = gcopy_count_once(c, &c->syscalls);
+		c->counted = true;
+	}
+	*count = c->syscalls;
+	return c->count_err;
+}
+
+static int gcopy_register(struct gcopy_case *c, bool sweep)
+{
+	char name[256], knobs[128], size[32], buf[32] = "";
 	struct gbench_case g = {
 		.name = name,
-		.bytes = c->size,
+		.knobs = knobs,
+		.bytes = c->src->size,
 		.arg = c,
 		.setup = gcopy_setup,
 		.run = gcopy_run,
@@ -172,20 +242,26 @@ static int gcopy_register(struct gcopy_case *c)
 		.count_syscalls = gcopy_count_syscalls,
 	};
 
-	format_size(c->size, size, sizeof(size));
-	if (c->buffer)
+	format_size(c->src->size, size, sizeof(size));
+	if (sweep)
 		format_size(c->buffer, buf, sizeof(buf));
 	snprintf(name, sizeof(name), "copy/%s/size:%s%s%s/%s", c->strategy->name, size,
-		 c->buffer ? "/buffer:" : "", buf, cache_mode_name(c->cache));
-	snprintf(c->src, sizeof(c->src), "%s/src-%s", gcopy_dir, size);
+		 sweep ? "/buffer:" : "", buf, cache_mode_name(c->cache));
+	snprintf(knobs, sizeof(knobs), "buffer=%zu queue_depth=%u threads=%u",
+		 c->buffer, c->queue_depth, c->threads);
 	snprintf(c->dst, sizeof(c->dst), "%s/dst", gcopy_dir);
 	return gbench_register(&g);
 }
 
-/* Adds the cases of one strategy: sizes x buffers x caches. */
-static int gcopy_add_strategy(const struct copy_strategy *s)
+/*
+ * Adds the cases of one strategy: sizes x buffers x caches, where the buffers
+ * are the one bench uses by default (none for unbuffered strategies) and then
+ * the sweep. Queue depth and threads are bench's.
+ */
+static int gcopy_add_strategy(const struct copy_strategy *s, const struct bench_opts *o)
 {
-	size_t nbuf = s->flags & STRATEGY_BUFFERED ? GCOPY_NBUFFERS : 1;
+	bool buffered = s->flags & STRATEGY_BUFFERED;
+	size_t nbuf = buffered ? 1 + GCOPY_NSWEEP : 1;
 
 	for (size_t i = 0; i < GCOPY_NSIZES; i++)
 		for (size_t b = 0; b < nbuf; b++)
@@ -194,19 +270,47 @@ static int gcopy_add_strategy(const struct copy_strategy *s)
 				int err;
 
 				c->strategy = s;
-				c->size = gcopy_sizes[i];
-				c->buffer = s->flags & STRATEGY_BUFFERED ? gcopy_buffers[b] : 0;
+				c->src = &gcopy_sources[i];
+				c->buffer = !buffered ? 0 : b ? gcopy_sweep[b - 1]
+							      : strategy_default_buffer(s);
+				c->queue_depth = o->queue_depth;
+				c->threads = o->threads;
 				c->cache = gcopy_caches[k];
-				err = gcopy_register(c);
+				err = gcopy_register(c, b > 0);
 				if (err)
 					return err;
 			}
 	return 0;
 }
 
-int gbench_copy_register_all(const char *dir)
+/* bench's knobs when it is given none: its own parser on an empty command
+ * line, so that the two cannot drift apart. */
+static int gcopy_bench_defaults(struct bench_opts *o)
 {
-	size_t max = strategy_count * GCOPY_NSIZES * GCOPY_NBUFFERS * GCOPY_NCACHES;
+	char name[] = "bench";
+	char *argv[] = { name, NULL };
+
+	return options_parse(1, argv, o) ? -EINVAL : 0;
+}
+
+/* Names the source file of every size in the new directory. */
+static void gcopy_name_sources(void)
+{
+	char size[32];
+
+	for (size_t i = 0; i < GCOPY_NSIZES; i++) {
+		struct gcopy_source *src = &gcopy_sources[i];
+
+		format_size(gcopy_sizes[i], size, sizeof(size));
+		src->size = gcopy_sizes[i];
+		snprintf(src->path, sizeof(src->path), "%s/src-%s", gcopy_dir, size);
+	}
+}
+
+int gbench_copy_register_all(const char *dir, bool test_only)
+{
+	size_t max = strategy_count * GCOPY_NSIZES * (1 + GCOPY_NSWEEP) * GCOPY_NCACHES;
+	struct bench_opts o;
 	char why[256];
 	int err = 0;
 
@@ -215,34 +319,35 @@ int gbench_copy_register_all(const char *dir)
 		gcopy_dir[0] = '\0';
 		return errno ? -errno : -ENAMETOOLONG;
 	}
+	gcopy_name_sources();
+	err = gcopy_bench_defaults(&o);
+	if (err)
+		return err;
 	gcopy_cases = calloc(max ? max : 1, sizeof(*gcopy_cases));
 	if (!gcopy_cases)
 		return -ENOMEM;
 	for (size_t i = 0; i < strategy_count && !err; i++) {
 		const struct copy_strategy *s = strategy_table[i];
 
-		if (s->flags & STRATEGY_TEST_ONLY)
+		if ((s->flags & STRATEGY_TEST_ONLY) && !test_only)
 			continue;
 		if (strategy_probe(s, gcopy_dir, why, sizeof(why))) {
 			fprintf(stderr, "bench_gbench: %s unavailable: %s\n", s->name, why);
 			continue;
 		}
-		err = gcopy_add_strategy(s);
+		err = gcopy_add_strategy(s, &o);
 	}
 	return err;
 }
 
 void gbench_copy_cleanup(void)
 {
-	char path[PATH_MAX], size[32];
+	char path[PATH_MAX];
 
 	if (!gcopy_dir[0])
 		return;
-	for (size_t i = 0; i < GCOPY_NSIZES; i++) {
-		format_size(gcopy_sizes[i], size, sizeof(size));
-		snprintf(path, sizeof(path), "%s/src-%s", gcopy_dir, size);
-		unlink(path);
-	}
+	for (size_t i = 0; i < GCOPY_NSIZES; i++)
+		unlink(gcopy_sources[i].path);
 	snprintf(path, sizeof(path), "%s/dst", gcopy_dir);
 	unlink(path);
 	rmdir(gcopy_dir);
