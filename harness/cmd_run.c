@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "plan.h"
+#include "memstate.h"
 #include "report.h"
 #include "units.h"
 #include "fsinfo.h"
@@ -91,12 +92,10 @@ static int check_out_dir(const char *out)
 }
 
 /* Space the run needs in dir: datasets not made yet, plus the largest output. */
-static int check_free_space(const struct runner *r)
+/* Bytes of datasets still to make, and the largest dataset (an output's size). */
+static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest)
 {
-	uint64_t need = 0, biggest = 0, have;
-	struct statvfs vfs;
-	char a[32], b[32];
-
+	*to_make = *biggest = 0;
 	for (size_t i = 0; i < r->ndatasets; i++) {
 		struct dataset d = r->datasets[i];
 		char name[PATH_MAX], path[PATH_MAX + 16];
@@ -105,10 +104,19 @@ static int check_free_space(const struct runner *r)
 		dataset_file_name(&d, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", r->o->dir, name);
 		if (stat(path, &st) || (uint64_t)st.st_size != d.size)
-			need += d.size;
-		if (d.size > biggest)
-			biggest = d.size;
+			*to_make += d.size;
+		if (d.size > *biggest)
+			*biggest = d.size;
 	}
+}
+
+static int check_free_space(const struct runner *r)
+{
+	uint64_t need, biggest, have;
+	struct statvfs vfs;
+	char a[32], b[32];
+
+	space_needed(r, &need, &biggest);
 	need += biggest + (16u << 20);
 	if (statvfs(r->o->dir, &vfs))
 		return 0;
@@ -122,6 +130,62 @@ static int check_free_space(const struct runner *r)
 	return 2;
 }
 
+/* "1 counting run (the warm-up), 5 measured": the runs of each case. */
+static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
+{
+	unsigned counted = o->syscount != SYSCOUNT_OFF;
+	unsigned warm = o->warmup > counted ? o->warmup - counted : 0;
+	int len = 0;
+
+	if (counted)
+		len = snprintf(out, n, "1 counting run (%s warm-up), ", warm ? "a" : "the");
+	if (warm && len >= 0 && (size_t)len < n)
+		len += snprintf(out + len, n - (size_t)len, "%u warm-up, ", warm);
+	if (len >= 0 && (size_t)len < n)
+		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" : "3 or 5 measured runs",
+			 o->repeat);
+}
+
+/* The plan, before any work: cases, runs, space, where files go. */
+static void show_plan(const struct runner *r)
+{
+	size_t unavailable = 0;
+	uint64_t to_make, biggest;
+	char a[32], b[32], runs[96];
+
+	for (size_t i = 0; i < r->ncases; i++)
+		unavailable += r->cases[i].state == CASE_UNAVAILABLE;
+	space_needed(r, &to_make, &biggest);
+	approx_size(to_make, a, sizeof(a));
+	approx_size(biggest, b, sizeof(b));
+	runs_per_case(r->o, runs, sizeof(runs));
+	progress_line(&r->progress, "bench: %zu cases (%zu unavailable here), each %s",
+		      r->ncases, unavailable, runs);
+	progress_line(&r->progress, "bench: datasets in %s (%s to make), one output of up to %s at a time there",
+		      r->o->dir, to_make ? a : "nothing", b);
+}
+
+/*
+ * Outputs larger than the kernel's dirty-background threshold start
+ * writeback during the run that makes them, and the share that falls inside
+ * the clock varies: say so once, and what measures the whole write.
+ */
+static void warn_writeback(const struct runner *r)
+{
+	uint64_t biggest = 0, limit = memstate_background_threshold();
+	char a[32], b[32];
+
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!(r->cases[i].spec.wl->flags & WORKLOAD_LIMITS) && r->cases[i].spec.size > biggest)
+			biggest = r->cases[i].spec.size;
+	if (r->o->fsync || !limit || biggest <= limit)
+		return;
+	approx_size(biggest, a, sizeof(a));
+	approx_size(limit, b, sizeof(b));
+	fprintf(stderr, "bench: note: outputs of %s exceed the kernel's dirty-background threshold (%s): writeback starts inside some runs; --fsync times the whole write to the device\n",
+		a, b);
+}
+
 static int ensure_datasets(struct runner *r)
 {
 	for (size_t i = 0; i < r->ndatasets && !interrupt_signal; i++) {
@@ -130,20 +194,26 @@ static int ensure_datasets(struct runner *r)
 		int reused = 0, err;
 
 		format_size(d->size, size, sizeof(size));
-		if (r->progress)
-			fprintf(stderr, "\r\033[Kdataset %s %s: preparing", dataset_kind_name(d->kind), size);
+		if (r->progress.tty) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "dataset %s %s: preparing", dataset_kind_name(d->kind), size);
+			progress_status(&r->progress, what);
+		}
 		err = dataset_ensure(d, r->o->dir, &reused);
 		if (err == -EINTR && interrupt_signal)
 			break;
 		if (err) {
-			fprintf(stderr, "%sbench: cannot make the %s dataset of %s in %s: %s\n",
-				r->progress ? "\r\033[K" : "", dataset_kind_name(d->kind), size,
-				r->o->dir, strerror(-err));
+			progress_clear(&r->progress);
+			fprintf(stderr, "bench: cannot make the %s dataset of %s in %s: %s\n",
+				dataset_kind_name(d->kind), size, r->o->dir, strerror(-err));
 			return 1;
 		}
+		if (!reused)
+			progress_line(&r->progress, "bench: made the %s dataset of %s in %s",
+				      dataset_kind_name(d->kind), size, r->o->dir);
 	}
-	if (r->progress)
-		fprintf(stderr, "\r\033[K");
+	progress_clear(&r->progress);
 	return interrupt_signal ? interrupt_exit_code() : 0;
 }
 
@@ -264,7 +334,7 @@ int cmd_run(int argc, char **argv)
 	ret = check_out_dir(o.out);
 	if (ret)
 		return ret;
-	r.progress = !o.quiet && isatty(STDERR_FILENO);
+	progress_init(&r.progress, o.quiet);
 	err = make_dirs(o.dir, made, sizeof(made));
 	if (err) {
 		fprintf(stderr, "bench: --dir '%s': %s\n", o.dir, strerror(-err));
@@ -281,6 +351,9 @@ int cmd_run(int argc, char **argv)
 		goto out_free;
 	}
 	sysinfo_collect(o.dir, &r.env);
+	show_plan(&r);
+	if (!o.quiet)
+		warn_writeback(&r);
 	dataset_stop = &interrupt_signal;
 	ret = ensure_datasets(&r);
 	if (ret)

@@ -224,22 +224,57 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 	return 0;
 }
 
-/* A workload's own variants (the limit rows): once each, warm (hot
- * buffers), except those that bound cold runs, which run cold and only when
- * cold runs are asked for. */
-static int plan_own_cases(struct runner *r, size_t *cap, struct bench_case *proto)
+/* Has a case of (kind, size) been planned before index i (limits excluded)? */
+static bool planned_before(const struct runner *r, size_t i, bool match_kind)
 {
+	const struct case_spec *x = &r->cases[i].spec;
+
+	for (size_t j = 0; j < i; j++) {
+		const struct case_spec *y = &r->cases[j].spec;
+
+		if (!(y->wl->flags & WORKLOAD_LIMITS) && y->size == x->size &&
+		    (!match_kind || y->ds->kind == x->ds->kind))
+			return true;
+	}
+	return false;
+}
+
+/* One limit row of variant v like case `like` (its dataset and size). */
+static int plan_limit_case(struct runner *r, size_t *cap, const struct workload *wl,
+			   const struct workload_variant *v, size_t like)
+{
+	bool cold = v->flags & VARIANT_COLD_ONLY;
+	/* a copy: planning may move r->datasets */
+	struct dataset tmp = { .kind = r->cases[like].spec.ds->kind };
+	struct bench_case proto = {
+		.spec = { .wl = wl, .variant = v->name, .ds = &tmp,
+			  .size = r->cases[like].spec.size },
+		.state = CASE_PENDING,
+	};
+
+	return plan_add_modes(r, cap, &proto, !cold, cold);
+}
+
+/*
+ * The limit rows, planned after every other case: the rows that read the
+ * source (the device reads) for every dataset and size planned, and only
+ * with cold runs, whose bound they are; the memory rows, which read no file,
+ * once per size, warm (hot buffers).
+ */
+static int plan_limit_cases(struct runner *r, size_t *cap, const struct workload *wl)
+{
+	size_t n = r->ncases;
 	int err = 0;
 
-	for (const struct workload_variant *v = proto->spec.wl->own_variants; v->name && !err; v++) {
-		bool cold = v->flags & VARIANT_COLD_ONLY;
+	for (const struct workload_variant *v = wl->own_variants; v->name && !err; v++) {
+		bool reads_source = v->flags & VARIANT_COLD_ONLY;
 
-		if (cold && !r->o->cache_cold)
+		if (reads_source && !r->o->cache_cold)
 			continue;
-		proto->spec.variant = v->name;
-		proto->state = CASE_PENDING;
-		proto->why[0] = '\0';
-		err = plan_add_modes(r, cap, proto, !cold, cold);
+		for (size_t i = 0; i < n && !err; i++)
+			if (!(r->cases[i].spec.wl->flags & WORKLOAD_LIMITS) &&
+			    !planned_before(r, i, reads_source))
+				err = plan_limit_case(r, cap, wl, v, i);
 	}
 	return err;
 }
@@ -251,8 +286,6 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 	const struct str_list *want = &r->o->strategies;
 	int err = 0;
 
-	if (wl->own_variants)
-		return plan_own_cases(r, cap, proto);
 	if (wl->flags & WORKLOAD_CHANNELS) {
 		for (size_t i = 0; i < channel_count && !err; i++)
 			if (!want->n || list_has(want, channel_table[i]->name))
@@ -327,28 +360,11 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 	return 0;
 }
 
-/*
- * The sizes a workload runs at: --size (or the default). The limit rows,
- * planned last, run at every size a case was planned at, so each case has
- * its bound (the default transform matrix adds a 32M size of its own).
- */
-static size_t plan_sizes(const struct runner *r, const struct workload *wl, uint64_t *out)
+/* The sizes a workload runs at: --size, or the default. */
+static size_t plan_sizes(const struct bench_opts *o, uint64_t *out)
 {
-	const struct bench_opts *o = r->o;
 	size_t n = 0;
 
-	if (wl->flags & WORKLOAD_LIMITS) {
-		for (size_t i = 0; i < r->ncases && n < OPT_LIST_MAX * 2; i++) {
-			size_t k = 0;
-
-			while (k < n && out[k] != r->cases[i].spec.size)
-				k++;
-			if (k == n)
-				out[n++] = r->cases[i].spec.size;
-		}
-		if (n)
-			return n;
-	}
 	for (size_t i = 0; i < (o->sizes.n ? o->sizes.n : 1); i++)
 		out[n++] = o->sizes.n ? o->sizes.v[i] : DEFAULT_SIZE;
 	return n;
@@ -368,10 +384,14 @@ int plan_build(struct runner *r)
 		return ret;
 	for (size_t w = 0; w < nwl; w++) {
 		size_t nds = o->datasets.n ? o->datasets.n : 1;
+		uint64_t sizes[OPT_LIST_MAX];
+		size_t nsizes = plan_sizes(o, sizes);
 
-		uint64_t sizes[OPT_LIST_MAX * 2];
-		size_t nsizes = plan_sizes(r, wls[w], sizes);
-
+		if (wls[w]->flags & WORKLOAD_LIMITS) {
+			if (plan_limit_cases(r, &cap, wls[w]))
+				return 1;
+			continue;
+		}
 		before = r->ncases;
 		for (size_t d = 0; d < nds; d++) {
 			for (size_t s = 0; s < nsizes; s++) {

@@ -7,17 +7,8 @@
 
 #include "runner.h"
 #include "stats.h"
+#include "summary.h"
 
-struct case_summary {
-	struct stats st;	/* of wall_ns */
-	double mib_per_s;	/* size / median */
-	double ratio;		/* median / fastest median of its group */
-	double user_ns, sys_ns;	/* medians */
-	double pct_of_limit;	/* MiB/s vs the memcpy row of the same size; <0: none */
-};
-
-/* Fills sums[i] for r->cases[i]. */
-void report_summarize(const struct runner *r, struct case_summary *sums);
 /* Writes runs.csv, summary.csv and syscalls.csv into dir. 0 or -errno. */
 int report_write_csv(const struct runner *r, const struct case_summary *sums,
 		     const char *dir);

@@ -244,18 +244,16 @@ static void shuffle(size_t *order, size_t n, uint64_t seed, unsigned round)
 	}
 }
 
-static void progress(struct runner *r, unsigned round, unsigned rounds,
-		     size_t done, const struct bench_case *c)
+static void show_case(struct runner *r, unsigned round, size_t k, const struct bench_case *c)
 {
-	char size[32];
+	char size[32], what[200];
 
-	if (!r->progress)
+	if (!r->progress.tty)
 		return;
 	format_size(c->spec.size, size, sizeof(size));
-	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu] %s %s %s %s %s",
-		round + 1, rounds, done + 1, r->ncases, c->spec.wl->name, c->spec.variant,
-		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
-	fflush(stderr);
+	snprintf(what, sizeof(what), "%s %s %s %s %s", c->spec.wl->name, c->spec.variant,
+		 dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	progress_case(&r->progress, round, k, r->ncases, what);
 }
 
 /*
@@ -329,15 +327,17 @@ static void run_case_round(struct runner *r, struct bench_case *c, enum round_ki
 
 /* One round over every case, in the round's shuffled order. */
 static void run_round(struct runner *r, struct case_plan *plans, size_t *order,
-		      unsigned round, unsigned rounds, enum round_kind kind)
+		      unsigned round, enum round_kind kind)
 {
 	shuffle(order, r->ncases, r->o->seed, round);
 	for (size_t k = 0; k < r->ncases && !interrupt_signal; k++) {
 		struct bench_case *c = &r->cases[order[k]];
 
-		progress(r, round, rounds, k, c);
+		show_case(r, round, k, c);
 		run_case_round(r, c, kind, &plans[order[k]]);
 	}
+	if (!interrupt_signal)
+		progress_round_end(&r->progress, round, r->seq);
 }
 
 /*
@@ -350,8 +350,7 @@ static void end_counting(struct runner *r)
 {
 	if (!r->sc)
 		return;
-	if (r->progress)
-		fprintf(stderr, "\r\033[Kremoving the syscall counters before the timed runs");
+	progress_status(&r->progress, "removing the syscall counters before the timed runs");
 	syscount_session_end(r->sc);
 	r->sc = NULL;
 }
@@ -387,17 +386,17 @@ int runner_run_all(struct runner *r)
 	if (err)
 		goto out_free;
 	r->start_ns = runner_now_ns();
+	progress_rounds_begin(&r->progress, rounds);
 	for (unsigned round = 0; round < rounds && !interrupt_signal; round++) {
 		enum round_kind kind = round < counted ? ROUND_COUNT :
 				       round < counted + warm ? ROUND_WARMUP : ROUND_MEASURE;
 
 		if (round == counted)
 			end_counting(r);
-		run_round(r, plans, order, round, rounds, kind);
+		run_round(r, plans, order, round, kind);
 	}
 	end_counting(r);
-	if (r->progress)
-		fprintf(stderr, "\r\033[K");
+	progress_clear(&r->progress);
 	if (interrupt_signal)
 		err = -EINTR;
 out_free:

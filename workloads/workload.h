@@ -93,7 +93,8 @@ enum limit_kind {
 	LIMIT_NONE,
 	LIMIT_MEMCPY,		/* single-thread memory bandwidth: warm copies */
 	LIMIT_MEMCPY_MT,	/* all-core memory bandwidth: multi-CPU copies */
-	LIMIT_DEVICE,		/* the storage's read rate: cold copies */
+	LIMIT_DEVICE,		/* the storage read through the page cache */
+	LIMIT_DEVICE_DIRECT,	/* the storage read around it (O_DIRECT) */
 };
 
 enum variant_flags {

@@ -39,14 +39,22 @@ expect_eq generation_sigint_left "$(ls -A "$T/gen")" ""
 expect_eq generation_sigint_no_results "$(ls -d "$T/gen-res" 2>/dev/null)" ""
 expect_eq generation_sigint_quiet "$(cat "$T/.err")" ""
 
-# 2. Mid-run, SIGTERM: the case's runs so far are kept.
+# wait_line PID FILE PATTERN: until FILE has a line matching PATTERN (or PID ended).
+wait_line() {
+	until grep -q "$3" "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.01
+	done
+}
+
+# 2. Mid-run, SIGTERM: the case's runs so far are kept. The interruption
+# comes once the first measured round has ended (bench says so on stderr).
 run_then() {	# NAME SIGNAL COUNT CODE: interrupt a long run COUNT times
 	local name=$1 sig=$2 count=$3 code=$4 i
 	"$BENCH" --size 1M --strategy readwrite,sendfile --repeat 100000 --syscalls off --no-limits \
-		--dir "$T/$name" --out "$T/$name-res" --quiet >"$T/.out" 2>"$T/.err" &
+		--dir "$T/$name" --out "$T/$name-res" >"$T/.out" 2>"$T/$name.err" &
 	pid=$!
-	wait_for "$pid" "$T/$name/work-*" || fail "$name: the run never started"
-	sleep 0.5
+	wait_line "$pid" "$T/$name.err" '^bench: round 2/[0-9]* done' || fail "$name: no measured round ended"
 	for ((i = 0; i < count; i++)); do
 		kill "-$sig" "$pid" 2>/dev/null
 		sleep 0.001

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/* progress.c - progress on stderr (see progress.h). */
+#include "progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void progress_init(struct progress *p, bool quiet)
+{
+	*p = (struct progress){ .on = !quiet, .tty = !quiet && isatty(STDERR_FILENO) };
+}
+
+void progress_clear(const struct progress *p)
+{
+	if (p->on && p->tty)
+		fputs("\r\033[K", stderr);
+}
+
+void progress_line(const struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->on)
+		return;
+	progress_clear(p);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void progress_status(const struct progress *p, const char *what)
+{
+	if (!p->on || !p->tty)
+		return;
+	fprintf(stderr, "\r\033[K%s", what);
+	fflush(stderr);
+}
+
+void progress_rounds_begin(struct progress *p, unsigned rounds)
+{
+	p->rounds = rounds;
+	p->t0_ns = p->round_t0_ns = mono_ns();
+}
+
+/* Seconds since the rounds began, and the estimate of those left: the
+ * average round so far times the rounds to go (-1: no estimate yet). */
+static void times(const struct progress *p, unsigned rounds_done, double *elapsed, double *left)
+{
+	*elapsed = (double)(mono_ns() - p->t0_ns) / 1e9;
+	*left = rounds_done ? *elapsed / rounds_done * (p->rounds - rounds_done) : -1;
+}
+
+void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
+		   const char *what)
+{
+	double elapsed, left;
+
+	if (!p->on || !p->tty)
+		return;
+	times(p, round, &elapsed, &left);
+	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu, %.0f s", round + 1, p->rounds,
+		k + 1, n, elapsed);
+	if (left >= 0)
+		fprintf(stderr, ", about %.0f s left", left);
+	fprintf(stderr, "] %s", what);
+	fflush(stderr);
+}
+
+void progress_round_end(struct progress *p, unsigned round, unsigned long runs)
+{
+	uint64_t now = mono_ns();
+	double elapsed, left;
+
+	times(p, round + 1, &elapsed, &left);
+	if (p->on && !p->tty)
+		fprintf(stderr, "bench: round %u/%u done in %.1f s (%lu runs so far, %.1f s elapsed, about %.0f s left)\n",
+			round + 1, p->rounds, (double)(now - p->round_t0_ns) / 1e9, runs,
+			elapsed, left);
+	p->round_t0_ns = now;
+}

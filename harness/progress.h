@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * progress.h - what a long run tells on stderr while it works: on a terminal
+ * one line updated in place (round, case, elapsed time, time left); elsewhere
+ * (a CI log) plain lines, one per step and per round. --quiet silences it.
+ */
+#ifndef COPYBENCH_PROGRESS_H
+#define COPYBENCH_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct progress {
+	bool on;		/* anything is shown */
+	bool tty;		/* stderr is a terminal: one updating line */
+	uint64_t t0_ns;		/* when the timed rounds began */
+	uint64_t round_t0_ns;	/* when the current round began */
+	unsigned rounds;
+};
+
+/* Shown unless quiet; in place when stderr is a terminal. */
+void progress_init(struct progress *p, bool quiet);
+/* A line of its own (clears an updating line first). printf-like. */
+void progress_line(const struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Terminal only: the updating line ("what" is e.g. "dataset text 200M"). */
+void progress_status(const struct progress *p, const char *what);
+/* The rounds begin now. */
+void progress_rounds_begin(struct progress *p, unsigned rounds);
+/* Terminal only: round and case in the updating line, with elapsed and ETA. */
+void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
+		   const char *what);
+/* Round `round` (0-based) ended after `runs` runs in all: a plain line off a
+ * terminal. */
+void progress_round_end(struct progress *p, unsigned round, unsigned long runs);
+/* Clears the updating line. */
+void progress_clear(const struct progress *p);
+
+#endif

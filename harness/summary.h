@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.h - from a case's runs to the figures of its row: statistics of
+ * the verified runs, the class of work it does, its ratio to the fastest
+ * comparable row and its share of the machine's limit.
+ */
+#ifndef COPYBENCH_SUMMARY_H
+#define COPYBENCH_SUMMARY_H
+
+#include <stdbool.h>
+
+#include "runner.h"
+#include "stats.h"
+
+/*
+ * What kind of work a row measures. Only page-cache copies are ranked
+ * against each other; the others are shown apart and never set the pace.
+ */
+enum case_class {
+	CLASS_PAGE_CACHE,	/* bytes copied through the page cache */
+	CLASS_DEVICE,		/* device I/O around the page cache (direct) */
+	CLASS_CLONE,		/* the filesystem shared extents: no bytes moved */
+	CLASS_LIMIT,		/* a machine-limit row */
+};
+
+struct case_summary {
+	struct stats st;	/* of wall_ns, verified runs only */
+	size_t verified;	/* runs verified, of c->nruns attempted */
+	double mib_per_s;	/* size / median */
+	enum case_class cls;
+	double ratio;		/* median / fastest page-cache median of its
+				 * group; 0: not ranked (another class) */
+	double user_ns, sys_ns;	/* medians */
+	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
+	const char *limit_row;	/* the limit row divided by, or NULL */
+};
+
+/* Fills sums[i] for r->cases[i]. */
+void report_summarize(const struct runner *r, struct case_summary *sums);
+/* Same workload, dataset, size, cache state and part size: one table. */
+bool case_same_group(const struct bench_case *a, const struct bench_case *b);
+/* "page-cache", "device", "clone" or "limit". */
+const char *case_class_name(enum case_class cls);
+
+#endif

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * table.c - the terminal table: one group per workload, dataset, size,
+ * cache state and part size; the page-cache copies ranked fastest first,
+ * then the rows that do other work (device I/O, clones) apart and not
+ * ranked; then what could not run here, with the reason.
+ */
+#include "report.h"
+#include "units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+
+
+struct row_ref {
+	const struct runner *r;
+	const struct case_summary *sums;
+	size_t i;
+};
+
+static bool ranked(const struct case_summary *s)
+{
+	return s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT;
+}
+
+/* Ranked rows first, then rows that do other work; failed last; fastest first. */
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row_ref *x = a, *y = b;
+	const struct bench_case *cx = &x->r->cases[x->i], *cy = &y->r->cases[y->i];
+	const struct case_summary *sx = &x->sums[x->i], *sy = &y->sums[y->i];
+	int okx = cx->state == CASE_OK && sx->verified, oky = cy->state == CASE_OK && sy->verified;
+	double mx = sx->st.median, my = sy->st.median;
+
+	if (ranked(sx) != ranked(sy))
+		return ranked(sy) - ranked(sx);
+	if (okx != oky)
+		return oky - okx;
+	return (mx > my) - (mx < my);
+}
+
+static void print_group_header(FILE *f, const struct bench_case *c)
+{
+	char size[32], part[32];
+
+	format_size(c->spec.size, size, sizeof(size));
+	fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
+		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	if (c->spec.part_size) {
+		format_size(c->spec.part_size, part, sizeof(part));
+		fprintf(f, " · parts of %s", part);
+	}
+	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %8s %9s %8s %7s %s\n",
+		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "xfastest",
+		"syscalls", "per MiB", "%limit", "verified");
+}
+
+/* What the row's figures are not, said at its end. */
+static void row_note(const struct bench_case *c, const struct case_summary *s,
+		     char *out, size_t n)
+{
+	if (s->cls == CLASS_CLONE)
+		snprintf(out, n, "  shared extents: cloned, not a copy speed");
+	else if (s->cls == CLASS_DEVICE)
+		snprintf(out, n, "  device I/O around the page cache: not ranked with copies");
+	else if (s->pct_of_limit > 100.5)
+		snprintf(out, n, "  %.0f%% of %s: that row is no ceiling here%s", s->pct_of_limit,
+			 s->limit_row, c->cache == CACHE_COLD ? " (the host may cache the disk)" : "");
+}
+
+static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
+{
+	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
+	double lo = s->st.max > 0 ? (double)c->spec.size / MIB / (s->st.max / 1e9) : 0;
+	double hi = s->st.min > 0 ? (double)c->spec.size / MIB / (s->st.min / 1e9) : 0;
+	char range[40], ratio[16] = "-", note[160] = "";
+
+	if (c->spec.buffer)
+		format_size(c->spec.buffer, buf, sizeof(buf));
+	if (c->spec.channel)
+		snprintf(batch, sizeof(batch), c->spec.batch_lines ? "%u" : "buf", c->spec.batch_lines);
+	if (c->spec.wl->flags & WORKLOAD_UNCOUNTED) {
+		snprintf(sc, sizeof(sc), "-");
+		snprintf(per, sizeof(per), "-");
+	} else if (c->counts.valid) {
+		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
+		if (c->spec.size)
+			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->spec.size / MIB));
+	}
+	if (s->pct_of_limit > 100.5)
+		snprintf(lim, sizeof(lim), ">100%%");
+	else if (s->pct_of_limit >= 0)
+		snprintf(lim, sizeof(lim), "%.0f%%", s->pct_of_limit);
+	if (s->ratio > 0)
+		snprintf(ratio, sizeof(ratio), "%.2fx", s->ratio);
+	row_note(c, s, note, sizeof(note));
+	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
+	if (c->state == CASE_FAILED) {
+		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
+			buf, batch, s->verified, c->nruns, c->why);
+		return;
+	}
+	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %8s %9s %8s %7s %zu/%zu%s\n",
+		c->spec.variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, ratio,
+		sc, per, lim, s->verified, c->nruns, note);
+}
+
+static void print_unavailable(FILE *f, const struct runner *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		bool seen = false;
+
+		if (c->state != CASE_UNAVAILABLE)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->cases[j].state == CASE_UNAVAILABLE && r->cases[j].spec.wl == c->spec.wl &&
+			       strcmp(r->cases[j].spec.variant, c->spec.variant) == 0 &&
+			       strcmp(r->cases[j].why, c->why) == 0;
+		if (seen)
+			continue;
+		if (!any)
+			fprintf(f, "\nunavailable here:\n");
+		any = true;
+		fprintf(f, "  %-10s %-16s unavailable: %s\n", c->spec.wl->name, c->spec.variant, c->why);
+	}
+}
+
+void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
+{
+	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
+	bool *done = calloc(r->ncases, sizeof(*done));
+
+	if (!rows || !done)
+		goto out_free;
+	fprintf(f, "copybench on %s · %s · %s under test · %s\n", r->env.host,
+		r->env.kernel, r->env.fs_type, r->env.cpu_model);
+	for (size_t i = 0; i < r->ncases; i++) {
+		size_t n = 0;
+
+		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
+			continue;
+		for (size_t j = i; j < r->ncases; j++) {
+			if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
+			    !case_same_group(&r->cases[i], &r->cases[j]))
+				continue;
+			done[j] = true;
+			rows[n++] = (struct row_ref){ r, sums, j };
+		}
+		qsort(rows, n, sizeof(*rows), row_cmp);
+		print_group_header(f, &r->cases[i]);
+		for (size_t k = 0; k < n; k++) {
+			const struct case_summary *sk = &sums[rows[k].i];
+
+			if (!ranked(sk) && (k == 0 || ranked(&sums[rows[k - 1].i])))
+				fprintf(f, "  not ranked: other work than a page-cache copy\n");
+			print_row(f, &r->cases[rows[k].i], sk);
+		}
+	}
+	print_unavailable(f, r);
+out_free:
+	free(rows);
+	free(done);
+}
