@@ -30,40 +30,48 @@
  *     io_uring_enter calls and wake-ups, while the other half keeps the
  *     kernel busy.
  *   - No SQPOLL: a polling kernel thread would take one of the cores the
- *     copy itself needs (this was tuned on 2 cores). No IOSQE_ASYNC: reads
- *     from the page cache complete inline, and writes the filesystem cannot
- *     do without blocking are handed to a worker by io_uring anyway.
+ *     copy itself needs. No IOSQE_ASYNC: reads from the page cache complete
+ *     inline, and a write the filesystem cannot do without blocking is
+ *     handed to an io-wq worker by io_uring anyway; forcing every write
+ *     there would only remove the inline writes XFS can do.
  *
- * Where the time goes on ext4. A page-cache read completes inline, in
- * io_uring_enter (ext4 sets FOP_BUFFER_RASYNC). ext4 does not set
- * FOP_BUFFER_WASYNC (XFS and btrfs do), so io_uring cannot try a buffered
- * write without blocking and hands every write to an io-wq worker thread
- * (iou-wrk-PID); writes to one file are serialised in that worker. So a
- * copy is a two-thread pipeline whose every block crosses threads: with
- * 128 KiB blocks on a warm 200 MiB file, perf's sched_switch events count
- * about 1,580 switches of the copying thread and 1,580 of iou-wrk, one
- * each per block (readwrite: 30 in all), and the profile shows
- * the write copy (memcpy) and ext4_da_get_block_prep in iou-wrk, the read
- * copy in the caller. With 1 MiB blocks the handoff is paid 200 times
- * instead of 1,600 and io_uring is level with readwrite at 1 MiB; at
- * 128 KiB it stays behind readwrite at 128 KiB. On XFS, which sets
- * FOP_BUFFER_WASYNC, the same 128 KiB copy (on a loop-mounted XFS) showed
- * 21 switches of the caller and 11 of iou-wrk: the writes ran inline, and
- * io_uring's median was below readwrite's at both 128 KiB and 1 MiB.
+ * Where the writes run. io_uring first tries each buffered write without
+ * blocking (IOCB_NOWAIT) in the submitting thread and, on -EAGAIN, hands it
+ * to an io-wq worker (iou-wrk-PID); writes to one file are serialised in
+ * that worker. The result depends on the filesystem:
  *
- * Tuning (defaults when the job leaves them 0; the harness passes --buffer
- * and --queue-depth when given, and .default_buffer, 1 MiB, otherwise). Chosen from warm 200 MiB copies on ext4
- * (2 cores, Linux 6.18), interleaved runs, medians:
- *   - Block size 1 MiB. 128 KiB blocks were the slowest in every batch
- *     (per-request cost on cached data); 256 KiB and 1 MiB were within noise
- *     of each other, 1 MiB had the best quiet-machine median (52 ms against
- *     81 ms for 128 KiB at depth 8) and the lowest minima. liburing's
- *     examples use 32 KiB, tuned for devices rather than the page cache.
+ *   - ext4 does not set FOP_BUFFER_WASYNC, so every write goes to the
+ *     worker: the copy is a two-thread pipeline, reads in the caller and
+ *     writes in iou-wrk, and every block crosses threads once. Larger
+ *     blocks pay that handoff fewer times.
+ *   - btrfs sets FOP_BUFFER_WASYNC, but its non-blocking path refuses the
+ *     writes of these copies too, so it behaves like ext4.
+ *   - XFS writes inline unless the non-blocking attempt would have to
+ *     wait: when the file's timestamps need updating (a transaction; so the
+ *     first write of a new file, and again as the clock moves on), when the
+ *     write starts beyond the current end of file (an earlier block is still
+ *     being written by the worker), or when the worker holds the inode's
+ *     I/O lock. So one punted write tends to take the writes queued behind
+ *     it along, and the deeper the ring, the larger the share of writes
+ *     that run in iou-wrk.
+ *
+ * None of these refusals shows up here: the worker completes the write and
+ * the CQE carries the full length. Measurements, traces and the guest
+ * memory effect that made this strategy look slow on XFS are in
+ * docs/io_uring.md.
+ *
+ * Defaults (used when the job leaves them 0; the harness passes --buffer and
+ * --queue-depth when given, and .default_buffer otherwise), chosen from warm
+ * 200 MiB copies with interleaved runs on ext4, where the handoff decides:
+ *   - Block size 1 MiB: per-request and per-handoff costs dominate small
+ *     blocks on cached data (128 KiB was the slowest size tried; 256 KiB
+ *     and 1 MiB were within noise of each other). liburing's examples use
+ *     32 KiB, tuned for devices rather than the page cache.
  *   - Queue depth 4 blocks in flight (the ring has 2 entries per block).
- *     Depth 4 beat 8 in four of five batches at 1 MiB and deeper rings were
- *     slower (16: 57 ms, 32: 100 ms): buffered ext4 writes are handed to
- *     io_uring's worker threads, and more of them only contend for the
- *     inode and the CPUs. Depth 4 also pins only 4 MiB of buffers.
+ *     Deeper rings only queue more writes behind the single worker that
+ *     owns the file (and, on XFS, push more writes off the inline path);
+ *     depth 1 leaves the worker idle while the caller reads. Depth 4 also
+ *     pins only 4 MiB of buffers.
  *   - Depth is cut to the number of blocks the range has, so small copies
  *     do not allocate and pin unused buffers.
  *
