@@ -129,7 +129,7 @@ static size_t plan_buffers(const struct bench_opts *o, const struct copy_strateg
 		return 1;
 	}
 	if (!o->buffers.n) {
-		out[0] = s->default_buffer ? s->default_buffer : STRATEGY_DEFAULT_BUFFER;
+		out[0] = strategy_default_buffer(s);
 		return 1;
 	}
 	for (size_t i = 0; i < o->buffers.n; i++)

@@ -60,3 +60,8 @@ int strategy_probe(const struct copy_strategy *s, const char *dir,
 		return 0;
 	return s->probe(dir, why, n);
 }
+
+size_t strategy_default_buffer(const struct copy_strategy *s)
+{
+	return s->default_buffer ? s->default_buffer : STRATEGY_DEFAULT_BUFFER;
+}

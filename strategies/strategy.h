@@ -73,6 +73,8 @@ const struct copy_strategy *strategy_find(const char *name);
 /* Runs s->probe (if any); 0 when available, else -errno with why filled. */
 int strategy_probe(const struct copy_strategy *s, const char *dir,
 		   char *why, size_t n);
+/* The buffer a case of s gets when the user names none. */
+size_t strategy_default_buffer(const struct copy_strategy *s);
 
 #define STRATEGY_DEFAULT_BUFFER (128u * 1024u)
 
