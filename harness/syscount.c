@@ -26,6 +26,15 @@ const char *const syscount_names[] = {
 	"futex", "clone", "clone3", "wait4", "pipe2", "fcntl", "socket",
 	"socketpair", "connect", "accept", "accept4", "bind", "listen",
 	"setsockopt", "sendto", "recvfrom", "sendmsg", "recvmsg", "shutdown",
+	/* what strategies call to learn about their files */
+	"dup", "newfstatat", "statx", "fstatfs",
+	/* what libc calls on its own: memory, malloc's seed, threads, exit */
+	"brk", "mprotect", "getrandom", "rt_sigaction", "rt_sigprocmask",
+	"rseq", "set_robust_list", "exit", "exit_group",
+	/* what channels call to find their peer */
+	"getsockname", "getpid", "kill", "waitid",
+	/* what a sanitizer's runtime calls on its own */
+	"gettid", "sigaltstack", "sched_getaffinity",
 };
 const size_t syscount_nnames = sizeof(syscount_names) / sizeof(syscount_names[0]);
 
@@ -177,6 +186,66 @@ const struct syscount_sysno syscount_sysnos[] = {
 #endif
 #ifdef SYS_shutdown
 	{ "shutdown", SYS_shutdown },
+#endif
+#ifdef SYS_dup
+	{ "dup", SYS_dup },
+#endif
+#ifdef SYS_newfstatat
+	{ "newfstatat", SYS_newfstatat },
+#endif
+#ifdef SYS_statx
+	{ "statx", SYS_statx },
+#endif
+#ifdef SYS_fstatfs
+	{ "fstatfs", SYS_fstatfs },
+#endif
+#ifdef SYS_brk
+	{ "brk", SYS_brk },
+#endif
+#ifdef SYS_mprotect
+	{ "mprotect", SYS_mprotect },
+#endif
+#ifdef SYS_getrandom
+	{ "getrandom", SYS_getrandom },
+#endif
+#ifdef SYS_rt_sigaction
+	{ "rt_sigaction", SYS_rt_sigaction },
+#endif
+#ifdef SYS_rt_sigprocmask
+	{ "rt_sigprocmask", SYS_rt_sigprocmask },
+#endif
+#ifdef SYS_rseq
+	{ "rseq", SYS_rseq },
+#endif
+#ifdef SYS_set_robust_list
+	{ "set_robust_list", SYS_set_robust_list },
+#endif
+#ifdef SYS_exit
+	{ "exit", SYS_exit },
+#endif
+#ifdef SYS_exit_group
+	{ "exit_group", SYS_exit_group },
+#endif
+#ifdef SYS_getsockname
+	{ "getsockname", SYS_getsockname },
+#endif
+#ifdef SYS_getpid
+	{ "getpid", SYS_getpid },
+#endif
+#ifdef SYS_kill
+	{ "kill", SYS_kill },
+#endif
+#ifdef SYS_waitid
+	{ "waitid", SYS_waitid },
+#endif
+#ifdef SYS_gettid
+	{ "gettid", SYS_gettid },
+#endif
+#ifdef SYS_sigaltstack
+	{ "sigaltstack", SYS_sigaltstack },
+#endif
+#ifdef SYS_sched_getaffinity
+	{ "sched_getaffinity", SYS_sched_getaffinity },
 #endif
 };
 const size_t syscount_nsysnos = sizeof(syscount_sysnos) / sizeof(syscount_sysnos[0]);

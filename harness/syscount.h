@@ -55,7 +55,7 @@
 #include <sys/types.h>
 
 /* The syscalls counted one by one; everything else is summed as "other". */
-#define SYSCOUNT_NAMES_MAX 48
+#define SYSCOUNT_NAMES_MAX 80
 
 struct syscount {
 	bool valid;

@@ -23,8 +23,8 @@
  *
  * Expected syscalls per call: dup and fcntl(F_GETFL) for each stream,
  * one lseek per stream, about ceil(len / buffer) read and as many write,
- * one close per stream, and mmap/munmap for the three buffers when they are
- * at least glibc's mmap threshold (128 KiB by default).
+ * one close per stream; malloc's own calls for the buffers (brk, or
+ * mmap/munmap at glibc's mmap threshold) are libc's, not listed.
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -152,7 +152,7 @@ out_free_bufs:
 const struct copy_strategy strategy_stdio = {
 	.name = "stdio",
 	.description = "fread(3)/fwrite(3) through fully buffered FILE streams of the buffer size",
-	.syscalls = "dup,fcntl,lseek,read,write,close,mmap,munmap",
+	.syscalls = "dup,fcntl,lseek,read,write,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
 	.copy = stdio_copy,
 };

@@ -47,10 +47,32 @@ enum strategy_flags {
 	STRATEGY_TEST_ONLY = 1u << 5,	/* hidden from --all and `bench list` */
 };
 
+/*
+ * .syscalls is a checked fact, not a wish. It names, comma separated and as
+ * harness/syscount.c counts them, the system calls one copy makes inside the
+ * timed region: a whole file of a few MiB (the test uses 4 MiB) on a local
+ * filesystem, the strategy's default buffer, two threads, default queue
+ * depth, no COPYBENCH_* environment. A name ending in '?' is made only under
+ * a condition the strategy's header comment states (a range, a filesystem,
+ * a fallback, timing). tests/declared_syscalls.c copies once with every
+ * available strategy, counts, and fails unless
+ *   - every name is one syscount counts by name,
+ *   - every name without '?' was called at least once,
+ *   - nothing else was called but what libc may call on its own account
+ *     (STRATEGY_LIBC_SYSCALLS: memory for malloc, its random seed, starting
+ *     and ending threads), and nothing uncounted by name ("other" is 0).
+ * So a strategy that allocates its buffer with malloc need not list mmap,
+ * but one that maps files (mmap.c) must. In a sanitizer build the runtime's
+ * own calls (STRATEGY_SANITIZER_SYSCALLS) are allowed too.
+ */
+#define STRATEGY_LIBC_SYSCALLS "brk,mmap,munmap,mprotect,madvise,getrandom," \
+	"rt_sigaction,rt_sigprocmask,rseq,set_robust_list,exit"
+#define STRATEGY_SANITIZER_SYSCALLS "gettid,sigaltstack,sched_getaffinity"
+
 struct copy_strategy {
 	const char *name;
 	const char *description;	/* one line */
-	const char *syscalls;		/* expected, comma separated */
+	const char *syscalls;		/* see above: checked, comma separated */
 	unsigned flags;
 	/* Buffer used when the user names none (STRATEGY_BUFFERED only);
 	 * 0 means STRATEGY_DEFAULT_BUFFER. */
