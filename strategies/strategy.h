@@ -12,8 +12,12 @@
  *     explicit offset arguments) unless the strategy's own technique needs them,
  *   - return 0 on success or a negative errno value on failure.
  *
- * To add a strategy: copy strategies/readwrite.c (the commented example),
- * rename its symbol, and add one line to strategies/registry.c.
+ * To add a strategy: copy strategies/readwrite.c (the commented example) to
+ * strategies/<name>.c, rename its descriptor (strategy_<name>) and .name,
+ * and add one line, &strategy_<name>, to the table in strategies/registry.c.
+ * That is all: the build declares every descriptor that starts a line as
+ * `const struct copy_strategy strategy_<name> = {` (tools/strategy-externs.cmake),
+ * and tests/e2e/add_strategy.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
 #define COPYBENCH_STRATEGY_H
