@@ -46,32 +46,19 @@
 
 #define COPY_FILE_RANGE_MAX_ROUND (1ull << 30)
 
+/* One round: up to want bytes, done bytes into the job's range. */
+static ssize_t copy_file_range_round(const void *arg, uint64_t done, size_t want)
+{
+	const struct copy_job *job = arg;
+	loff_t in = (loff_t)(job->src_off + done);
+	loff_t out = (loff_t)(job->dst_off + done);
+
+	return copy_file_range(job->src_fd, &in, job->dst_fd, &out, want, 0);
+}
+
 static int copy_file_range_copy(const struct copy_job *job)
 {
-	uint64_t done = 0;
-
-	if (job->len == 0)
-		return 0;
-
-	while (done < job->len) {
-		uint64_t left = job->len - done;
-		size_t round = (size_t)(left < COPY_FILE_RANGE_MAX_ROUND ?
-					left : COPY_FILE_RANGE_MAX_ROUND);
-		loff_t in = (loff_t)(job->src_off + done);
-		loff_t out = (loff_t)(job->dst_off + done);
-		ssize_t n;
-
-		n = copy_file_range(job->src_fd, &in, job->dst_fd, &out, round, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;
-		done += (uint64_t)n;
-	}
-	return 0;
+	return move_in_rounds(job->len, COPY_FILE_RANGE_MAX_ROUND, copy_file_range_round, job);
 }
 
 /* Copies a few bytes from src_fd to a second scratch file; 0 or -errno. */

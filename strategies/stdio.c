@@ -34,21 +34,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* A FILE stream on a duplicate of fd, fully buffered through buf. */
-static FILE *stdio_open_stream(int fd, const char *mode, char *buf, size_t bufsz)
-{
-	FILE *f = stream_on_dup(fd, mode);
-
-	if (!f)
-		return NULL;
-	if (setvbuf(f, buf, _IOFBF, bufsz)) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return f;
-}
-
 /*
  * Reads up to want bytes; fewer only at end of file. Bytes or -errno.
  * A read that failed with EINTR consumed nothing, so it is safe to retry.
@@ -119,27 +104,18 @@ static int stdio_copy(const struct copy_job *job)
 	if (!inbuf || !outbuf || !buf)
 		goto out_free_bufs;
 
-	in = stdio_open_stream(job->src_fd, "r", inbuf, bufsz);
+	in = stream_at(job->src_fd, "r", job->src_off, inbuf, bufsz);
 	if (!in) {
 		ret = -errno;
 		goto out_free_bufs;
 	}
-	out = stdio_open_stream(job->dst_fd, "w", outbuf, bufsz);
+	out = stream_at(job->dst_fd, "w", job->dst_off, outbuf, bufsz);
 	if (!out) {
 		ret = -errno;
 		goto out_close_in;
 	}
-	if (fseeko(in, (off_t)job->src_off, SEEK_SET) ||
-	    fseeko(out, (off_t)job->dst_off, SEEK_SET)) {
-		ret = -errno;
-		goto out_close_out;
-	}
-	ret = stdio_pump(in, out, buf, bufsz, job->len);
-
-out_close_out:
-	/* fclose flushes: a failed final write shows up here. */
-	if (fclose(out) && ret == 0)
-		ret = -(errno ? errno : EIO);
+	/* fclose flushes: a failed final write shows up there */
+	ret = stream_close(out, stdio_pump(in, out, buf, bufsz, job->len));
 out_close_in:
 	fclose(in);
 out_free_bufs:
