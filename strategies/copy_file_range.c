@@ -24,14 +24,11 @@
  * nor ->remap_file_range, so the kernel falls back to splicing through the
  * task's internal pipe of 16 pages: 64 KiB per round, each round one ext4
  * buffered write (inode lock, journal handle, timestamps). The bytes are
- * copied once (page cache to page cache) instead of twice, but a 200 MiB
- * copy pays 3,200 write rounds where a 128 KiB read/write loop pays 1,600.
- * Nothing in user space changes the round size, so on ext4 this strategy is
- * level with `cp` (coreutils 9.1 with the default --reflink=auto makes the
- * same call) and somewhat behind `cp --reflink=never`, which coreutils 9.1
- * runs as a 128 KiB read/write loop (strace). On btrfs, and XFS with
- * reflink, the kernel clones extents instead: the harness reports those
- * rows as shared extents, not copy speeds.
+ * copied once (page cache to page cache) instead of twice, but in twice as
+ * many write rounds as a 128 KiB read/write loop, and nothing in user space
+ * changes the round size (how it compares with cp: docs/strategies.md). On
+ * btrfs, and XFS with reflink, the kernel clones extents instead: the
+ * harness reports those rows as shared extents, not copy speeds.
  *
  * Expected syscalls per call: ceil(len / 1 GiB) copy_file_range (more when
  * the kernel returns short counts).

@@ -35,11 +35,10 @@
  * then does one buffered write, and a buffered write holds the destination
  * inode's i_rwsem exclusively. Threads writing into the same file therefore
  * take turns for the write half, which is most of the work; only the read
- * half overlaps. On a warm 200 MiB file on 2 cores it came out level with,
- * or behind, single-thread copy_file_range (medians of 10-25 interleaved
- * runs on a shared machine). Filesystems whose writes to one file run in
- * parallel, and network filesystems with server-side copy, are where the
- * threads pay.
+ * half overlaps, so on ext4 the threads gain little over one thread (the
+ * measurements: docs/strategies.md). Filesystems whose writes to one file
+ * run in parallel, and network filesystems with server-side copy, are where
+ * the threads pay.
  *
  * Any thread's error is returned (the first piece's error wins); on an
  * error the other threads stop after their current round. End of source

@@ -9,11 +9,10 @@
  *                The threads are started, and each has written its own
  *                slices (faulted and in its caches), before the clock; the
  *                timed region only releases them (they spin on a flag) and
- *                waits for the last one. (Starting threads inside the clock
- *                made this row slower than one thread at 8-32 MiB: thread
- *                creation, the first touch of each stack and a slice that
- *                sits in another core's cache cost more than the slice's
- *                copy saves.) On machines whose cores share one memory
+ *                waits for the last one. (Inside the clock, thread creation,
+ *                the first touch of each stack and a slice that sits in
+ *                another core's cache cost more than small slices save:
+ *                docs/strategies.md.) On machines whose cores share one memory
  *                channel it stays close to the single-thread row: that is
  *                the bound, not a flaw of the row;
  *   device-read  a cold sequential O_DIRECT read of the source with 1 MiB
