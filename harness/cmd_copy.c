@@ -317,7 +317,7 @@ int cmd_copy(int argc, char **argv)
 	cc.job = (struct copy_job){
 		.src_fd = src_fd, .dst_fd = dst_fd, .len = (uint64_t)st.st_size,
 		.buffer_size = cc.job.buffer_size ? cc.job.buffer_size
-			: cc.s->default_buffer ? cc.s->default_buffer : STRATEGY_DEFAULT_BUFFER,
+			: strategy_default_buffer(cc.s),
 		.queue_depth = cc.job.queue_depth, .threads = cc.job.threads,
 	};
 	if (copy_into_temp(&cc) == 0)

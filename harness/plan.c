@@ -23,8 +23,9 @@
  * the pipe and on TCP with Nagle on and off.
  *
  * Per-line sends cost per line, not per byte (MiB/s does not depend on the
- * size), and at 200M they take up to half a minute a run (TCP_NODELAY: one
- * packet per line). So in this default matrix they run on at most
+ * size), and at hundreds of MiB a run takes long (TCP_NODELAY: one packet
+ * per line; figures in docs/transform-channels.md). So in this default
+ * matrix they run on at most
  * TRANSFORM_PER_LINE_MAX bytes of input, in their own size group; asking for
  * --batch-lines 1 runs them at every size given.
  */
@@ -129,7 +130,7 @@ static size_t plan_buffers(const struct bench_opts *o, const struct copy_strateg
 		return 1;
 	}
 	if (!o->buffers.n) {
-		out[0] = s->default_buffer ? s->default_buffer : STRATEGY_DEFAULT_BUFFER;
+		out[0] = strategy_default_buffer(s);
 		return 1;
 	}
 	for (size_t i = 0; i < o->buffers.n; i++)

@@ -37,8 +37,10 @@
  *   are subtracted exactly (the disabling ioctl is the only one they see).
  *   The parent keeps an idle copy of the counters open for the session's
  *   life, because the kernel waits an RCU grace period when the last perf
- *   user of a tracepoint goes; syscount_session_free therefore takes about
- *   2 s (once), while each counted child exits at once.
+ *   user of a tracepoint goes, so each counted child exits at once.
+ *   syscount_session_free returns at once too: a detached process (not a
+ *   child of the caller) holds the last copies and pays the grace periods,
+ *   seconds in all, after the caller has gone on (docs/syscount.md).
  * - Tracepoint ids come from tracefs. When it is not mounted and the process
  *   is root, syscount_session_new mounts it at /sys/kernel/tracing (and
  *   leaves it mounted); otherwise AUTO falls back to ptrace.
@@ -53,7 +55,7 @@
 #include <sys/types.h>
 
 /* The syscalls counted one by one; everything else is summed as "other". */
-#define SYSCOUNT_NAMES_MAX 48
+#define SYSCOUNT_NAMES_MAX 80
 
 struct syscount {
 	bool valid;

@@ -12,12 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+/* Writes all len bytes, at *off when off is given, else at the offset. */
+static int write_all(int fd, const void *buf, size_t len, const uint64_t *off)
 {
 	const char *p = buf;
+	size_t done = 0;
 
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+	while (done < len) {
+		ssize_t n = off ? pwrite(fd, p + done, len - done, (off_t)(*off + done))
+				: write(fd, p + done, len - done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -26,32 +29,19 @@ int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 		}
 		if (n == 0)
 			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
+		done += (size_t)n;
 	}
 	return 0;
 }
 
-/* Writes all len bytes at the descriptor's offset (pipes, sockets). */
+int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return write_all(fd, buf, len, &off);
+}
+
 int full_write(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return write_all(fd, buf, len, NULL);
 }
 
 /* Reads up to len bytes; stops early only at end of file. */
@@ -137,4 +127,55 @@ FILE *stream_on_dup(int fd, const char *mode)
 		return NULL;
 	}
 	return f;
+}
+
+FILE *stream_at(int fd, const char *mode, uint64_t off, char *buf, size_t bufsz)
+{
+	FILE *f = stream_on_dup(fd, mode);
+	int err;
+
+	if (!f)
+		return NULL;
+	if (bufsz && setvbuf(f, buf, _IOFBF, bufsz)) {
+		err = ENOMEM;
+		goto out_close;
+	}
+	if (fseeko(f, (off_t)off, SEEK_SET)) {
+		err = errno;
+		goto out_close;
+	}
+	return f;
+
+out_close:
+	fclose(f);
+	errno = err;
+	return NULL;
+}
+
+int stream_close(FILE *f, int ret)
+{
+	errno = 0;
+	if (fclose(f) && ret == 0)
+		ret = -(errno ? errno : EIO);
+	return ret;
+}
+
+int move_in_rounds(uint64_t len, uint64_t max_round, move_round_fn step, const void *arg)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		uint64_t left = len - done;
+		ssize_t n = step(arg, done, (size_t)(left < max_round ? left : max_round));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENODATA;
+		done += (uint64_t)n;
+	}
+	return 0;
 }

@@ -21,6 +21,21 @@ void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
 /* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
  * with errno set on failure. */
 FILE *stream_on_dup(int fd, const char *mode);
+/*
+ * stream_on_dup positioned at off; fully buffered through buf[0..bufsz) when
+ * bufsz > 0, else stdio's default buffering. NULL with errno set on failure.
+ */
+FILE *stream_at(int fd, const char *mode, uint64_t off, char *buf, size_t bufsz);
+/* fclose(f); returns ret, or the error of the final flush when ret is 0. */
+int stream_close(FILE *f, int ret);
+/*
+ * Moves len bytes in calls of at most max_round bytes: step(arg, done, want)
+ * moves up to want bytes starting done bytes into the range and returns how
+ * many, or -1 with errno set. Retries EINTR; a 0 before len bytes is
+ * -ENODATA (the source ended early). 0 or -errno.
+ */
+typedef ssize_t (*move_round_fn)(const void *arg, uint64_t done, size_t want);
+int move_in_rounds(uint64_t len, uint64_t max_round, move_round_fn step, const void *arg);
 /* Makes a small scratch file in dir for probes; returns fd, path in out. */
 int probe_scratch_file(const char *dir, char *out, size_t n);
 /*

@@ -24,14 +24,11 @@
  * nor ->remap_file_range, so the kernel falls back to splicing through the
  * task's internal pipe of 16 pages: 64 KiB per round, each round one ext4
  * buffered write (inode lock, journal handle, timestamps). The bytes are
- * copied once (page cache to page cache) instead of twice, but a 200 MiB
- * copy pays 3,200 write rounds where a 128 KiB read/write loop pays 1,600.
- * Nothing in user space changes the round size, so on ext4 this strategy is
- * level with `cp` (coreutils 9.1 with the default --reflink=auto makes the
- * same call) and somewhat behind `cp --reflink=never`, which coreutils 9.1
- * runs as a 128 KiB read/write loop (strace). On btrfs, and XFS with
- * reflink, the kernel clones extents instead: the harness reports those
- * rows as shared extents, not copy speeds.
+ * copied once (page cache to page cache) instead of twice, but in twice as
+ * many write rounds as a 128 KiB read/write loop, and nothing in user space
+ * changes the round size (how it compares with cp: docs/strategies.md). On
+ * btrfs, and XFS with reflink, the kernel clones extents instead: the
+ * harness reports those rows as shared extents, not copy speeds.
  *
  * Expected syscalls per call: ceil(len / 1 GiB) copy_file_range (more when
  * the kernel returns short counts).
@@ -46,32 +43,19 @@
 
 #define COPY_FILE_RANGE_MAX_ROUND (1ull << 30)
 
+/* One round: up to want bytes, done bytes into the job's range. */
+static ssize_t copy_file_range_round(const void *arg, uint64_t done, size_t want)
+{
+	const struct copy_job *job = arg;
+	loff_t in = (loff_t)(job->src_off + done);
+	loff_t out = (loff_t)(job->dst_off + done);
+
+	return copy_file_range(job->src_fd, &in, job->dst_fd, &out, want, 0);
+}
+
 static int copy_file_range_copy(const struct copy_job *job)
 {
-	uint64_t done = 0;
-
-	if (job->len == 0)
-		return 0;
-
-	while (done < job->len) {
-		uint64_t left = job->len - done;
-		size_t round = (size_t)(left < COPY_FILE_RANGE_MAX_ROUND ?
-					left : COPY_FILE_RANGE_MAX_ROUND);
-		loff_t in = (loff_t)(job->src_off + done);
-		loff_t out = (loff_t)(job->dst_off + done);
-		ssize_t n;
-
-		n = copy_file_range(job->src_fd, &in, job->dst_fd, &out, round, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;
-		done += (uint64_t)n;
-	}
-	return 0;
+	return move_in_rounds(job->len, COPY_FILE_RANGE_MAX_ROUND, copy_file_range_round, job);
 }
 
 /* Copies a few bytes from src_fd to a second scratch file; 0 or -errno. */

@@ -18,10 +18,9 @@
  *     every common block size and logical sector size).
  *   - Buffer: 1 MiB by default (.default_buffer, so the harness passes it
  *     when no --buffer is given; large requests amortise the per-request
- *     device latency that the page cache no longer hides: a 200 MiB copy
- *     in 128 KiB requests took 1.6 times as long as in 1 MiB requests on a
- *     virtio disk, medians of 5), or job->buffer_size rounded up to the
- *     offset alignment.
+ *     device latency that the page cache no longer hides, see
+ *     docs/strategies.md), or job->buffer_size rounded up to the offset
+ *     alignment.
  *   - Unaligned tail: the largest multiple of the offset alignment is moved
  *     with O_DIRECT; the remaining tail (< alignment) is read and written
  *     with ordinary buffered pread/pwrite once O_DIRECT is off again. No padding

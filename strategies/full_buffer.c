@@ -20,9 +20,9 @@
  *     means "over the RAM budget", rather than pushing the machine into swap.
  *
  * Expected syscalls per call: ceil(len / 0x7ffff000) pread64 and as many
- * pwrite64, plus the mmap/munmap pair behind malloc/free of a large buffer
- * and, when no budget is set in the environment, openat, newfstatat, read
- * and close for /proc/meminfo.
+ * pwrite64 and, when no budget is set in the environment, openat,
+ * newfstatat, read and close for /proc/meminfo. malloc/free of the large
+ * buffer add libc's mmap/munmap, which .syscalls leaves out (strategy.h).
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -112,7 +112,7 @@ out_free_buf:
 const struct copy_strategy strategy_full_buffer = {
 	.name = "full-buffer",
 	.description = "read the whole range into one malloc'd buffer, then write it (commons-io's first copy)",
-	.syscalls = "pread64,pwrite64,mmap,munmap,openat,newfstatat,read,close",
+	.syscalls = "pread64,pwrite64,openat,newfstatat,read,close",
 	.flags = STRATEGY_WHOLE_FILE | STRATEGY_RANGE,
 	.copy = full_buffer_copy,
 };

@@ -100,13 +100,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#define URING_DEFAULT_BLOCK	(1u << 20)
+
 #ifdef HAVE_LIBURING
 #include <liburing.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #define URING_DEFAULT_DEPTH	4u
-#define URING_DEFAULT_BLOCK	(1u << 20)
 #define URING_MAX_BLOCK		(1u << 30)
 #define URING_SETUP_FAST	(IORING_SETUP_SINGLE_ISSUER | \
 				 IORING_SETUP_COOP_TASKRUN | \
@@ -439,7 +440,7 @@ const struct copy_strategy strategy_io_uring = {
 	.description = "io_uring READ_FIXED linked to WRITE_FIXED per block, registered buffers and files, ring kept full",
 	.syscalls = "io_uring_setup,io_uring_register,io_uring_enter,mmap,munmap,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_MULTI_CPU,
-	.default_buffer = 1u << 20,	/* URING_DEFAULT_BLOCK, also in builds without liburing */
+	.default_buffer = URING_DEFAULT_BLOCK,
 	.probe = uring_probe,
 	.copy = uring_copy,
 };

@@ -92,25 +92,15 @@ static int lines_copy(const struct copy_job *job)
 
 	if (job->len == 0)
 		return 0;
-	in = stream_on_dup(job->src_fd, "r");
+	in = stream_at(job->src_fd, "r", job->src_off, NULL, 0);
 	if (!in)
 		return -errno;
-	out = stream_on_dup(job->dst_fd, "w");
+	out = stream_at(job->dst_fd, "w", job->dst_off, NULL, 0);
 	if (!out) {
 		ret = -errno;
 		goto out_close_in;
 	}
-	if (fseeko(in, (off_t)job->src_off, SEEK_SET) ||
-	    fseeko(out, (off_t)job->dst_off, SEEK_SET)) {
-		ret = -errno;
-		goto out_close_out;
-	}
-	ret = lines_pump(in, out, job->len);
-
-out_close_out:
-	errno = 0;
-	if (fclose(out) && ret == 0)	/* the final flush can fail */
-		ret = -(errno ? errno : EIO);
+	ret = stream_close(out, lines_pump(in, out, job->len));
 out_close_in:
 	fclose(in);
 	return ret;

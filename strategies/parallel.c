@@ -35,17 +35,17 @@
  * then does one buffered write, and a buffered write holds the destination
  * inode's i_rwsem exclusively. Threads writing into the same file therefore
  * take turns for the write half, which is most of the work; only the read
- * half overlaps. On a warm 200 MiB file on 2 cores it came out level with,
- * or behind, single-thread copy_file_range (medians of 10-25 interleaved
- * runs on a shared machine). Filesystems whose writes to one file run in
- * parallel, and network filesystems with server-side copy, are where the
- * threads pay.
+ * half overlaps, so on ext4 the threads gain little over one thread (the
+ * measurements: docs/strategies.md). Filesystems whose writes to one file
+ * run in parallel, and network filesystems with server-side copy, are where
+ * the threads pay.
  *
  * Any thread's error is returned (the first piece's error wins); on an
  * error the other threads stop after their current round. End of source
  * before len bytes -> -ENODATA.
  *
- * Expected syscalls per call: clone3 + (futex) per extra thread,
+ * Expected syscalls per call: clone3 per extra thread (and libc's thread
+ * start and exit), a futex when the join finds a thread still running,
  * ceil(piece / 1 GiB) copy_file_range per piece; pread64/pwrite64 only
  * after a fallback.
  */
@@ -245,7 +245,7 @@ static int parallel_copy(const struct copy_job *job)
 const struct copy_strategy strategy_parallel = {
 	.name = "parallel",
 	.description = "copy_file_range(2) on 1 MiB-aligned pieces, one pthread each (pread/pwrite fallback)",
-	.syscalls = "copy_file_range,clone3,futex,pread64,pwrite64",
+	.syscalls = "copy_file_range,clone3,futex?,pread64?,pwrite64?",
 	.flags = STRATEGY_RANGE | STRATEGY_MULTI_CPU,
 	.copy = parallel_copy,
 };

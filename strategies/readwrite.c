@@ -9,8 +9,10 @@
  * are left alone. Like coreutils cp, it tells the kernel the source is read
  * sequentially (POSIX_FADV_SEQUENTIAL doubles the readahead window).
  *
- * Expected syscalls per call: ceil(len / buffer) preads and as many pwrites
- * (+1 pread that sees end of file when the source is shorter than len).
+ * How many calls: ceil(len / buffer) pread64 and as many pwrite64 (+1 pread64
+ * that sees end of file when the source is shorter than len) and one
+ * fadvise64. Which calls is .syscalls at the bottom: a fact that
+ * tests/declared_syscalls.c checks (the rule is in strategy.h).
  */
 #include "strategy.h"
 #include "fileio.h"

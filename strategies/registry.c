@@ -1,27 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* registry.c - the table of strategies, sorted by name. Add a line here when
- * you add a file in strategies/. */
+/* registry.c - the table of strategies, sorted by name. Add one line to the
+ * table when you add a file in strategies/; its declaration is generated. */
 #include "strategy.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-extern const struct copy_strategy strategy_copy_file_range;
-extern const struct copy_strategy strategy_corrupt;
-extern const struct copy_strategy strategy_direct;
-extern const struct copy_strategy strategy_full_buffer;
-extern const struct copy_strategy strategy_io_uring;
-extern const struct copy_strategy strategy_lines;
-extern const struct copy_strategy strategy_mmap;
-extern const struct copy_strategy strategy_mmap_memcpy;
-extern const struct copy_strategy strategy_parallel;
-extern const struct copy_strategy strategy_readwrite;
-extern const struct copy_strategy strategy_reflink;
-extern const struct copy_strategy strategy_sendfile;
-extern const struct copy_strategy strategy_splice;
-extern const struct copy_strategy strategy_stdio;
-extern const struct copy_strategy strategy_throttled;
+/* The extern declaration of every descriptor in strategies/, written at
+ * build time by tools/strategy-externs.cmake. */
+#include "strategy_externs.h"
 
 const struct copy_strategy *const strategy_table[] = {
 	&strategy_copy_file_range,

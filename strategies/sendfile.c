@@ -24,6 +24,7 @@
  * sendfile (more when the kernel returns short counts).
  */
 #include "strategy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <sys/sendfile.h>
@@ -31,32 +32,23 @@
 
 #define SENDFILE_MAX_CHUNK 0x7ffff000ull
 
+/* One call: up to want bytes from done bytes into the source range, to
+ * the destination's file offset (which sendfile advances). */
+static ssize_t sendfile_round(const void *arg, uint64_t done, size_t want)
+{
+	const struct copy_job *job = arg;
+	off_t src_off = (off_t)(job->src_off + done);
+
+	return sendfile(job->dst_fd, job->src_fd, &src_off, want);
+}
+
 static int sendfile_copy(const struct copy_job *job)
 {
-	uint64_t done = 0;
-
 	if (job->len == 0)
 		return 0;
 	if (lseek(job->dst_fd, (off_t)job->dst_off, SEEK_SET) < 0)
 		return -errno;
-
-	while (done < job->len) {
-		uint64_t left = job->len - done;
-		off_t src_off = (off_t)(job->src_off + done);
-		ssize_t n;
-
-		n = sendfile(job->dst_fd, job->src_fd, &src_off,
-			     (size_t)(left < SENDFILE_MAX_CHUNK ? left : SENDFILE_MAX_CHUNK));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;
-		done += (uint64_t)n;
-	}
-	return 0;
+	return move_in_rounds(job->len, SENDFILE_MAX_CHUNK, sendfile_round, job);
 }
 
 const struct copy_strategy strategy_sendfile = {

@@ -36,8 +36,9 @@
  * End of source before len bytes: splice returns 0 -> -ENODATA.
  *
  * Expected syscalls per call: pipe2, fcntl x2 (F_SETPIPE_SZ, F_GETPIPE_SZ),
- * one read of /proc/sys/fs/pipe-max-size (openat, read, close), then about
- * 2 * ceil(len / pipe size) splices, and close x2.
+ * one read of /proc/sys/fs/pipe-max-size (openat, newfstatat for stdio's
+ * buffer, read, close), then about 2 * ceil(len / pipe size) splices, and
+ * close x2.
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -174,7 +175,7 @@ out_close_file:
 const struct copy_strategy strategy_splice = {
 	.name = "splice",
 	.description = "splice(2) source -> pipe (up to 1 MiB, F_SETPIPE_SZ) -> destination, explicit offsets",
-	.syscalls = "pipe2,fcntl,splice,openat,read,close",
+	.syscalls = "pipe2,fcntl,splice,openat,newfstatat,read,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
 	.default_buffer = SPLICE_DEFAULT_PIPE,
 	.probe = splice_probe,

@@ -23,8 +23,8 @@
  *
  * Expected syscalls per call: dup and fcntl(F_GETFL) for each stream,
  * one lseek per stream, about ceil(len / buffer) read and as many write,
- * one close per stream, and mmap/munmap for the three buffers when they are
- * at least glibc's mmap threshold (128 KiB by default).
+ * one close per stream; malloc's own calls for the buffers (brk, or
+ * mmap/munmap at glibc's mmap threshold) are libc's, not listed.
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -33,21 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-/* A FILE stream on a duplicate of fd, fully buffered through buf. */
-static FILE *stdio_open_stream(int fd, const char *mode, char *buf, size_t bufsz)
-{
-	FILE *f = stream_on_dup(fd, mode);
-
-	if (!f)
-		return NULL;
-	if (setvbuf(f, buf, _IOFBF, bufsz)) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return f;
-}
 
 /*
  * Reads up to want bytes; fewer only at end of file. Bytes or -errno.
@@ -119,27 +104,18 @@ static int stdio_copy(const struct copy_job *job)
 	if (!inbuf || !outbuf || !buf)
 		goto out_free_bufs;
 
-	in = stdio_open_stream(job->src_fd, "r", inbuf, bufsz);
+	in = stream_at(job->src_fd, "r", job->src_off, inbuf, bufsz);
 	if (!in) {
 		ret = -errno;
 		goto out_free_bufs;
 	}
-	out = stdio_open_stream(job->dst_fd, "w", outbuf, bufsz);
+	out = stream_at(job->dst_fd, "w", job->dst_off, outbuf, bufsz);
 	if (!out) {
 		ret = -errno;
 		goto out_close_in;
 	}
-	if (fseeko(in, (off_t)job->src_off, SEEK_SET) ||
-	    fseeko(out, (off_t)job->dst_off, SEEK_SET)) {
-		ret = -errno;
-		goto out_close_out;
-	}
-	ret = stdio_pump(in, out, buf, bufsz, job->len);
-
-out_close_out:
-	/* fclose flushes: a failed final write shows up here. */
-	if (fclose(out) && ret == 0)
-		ret = -(errno ? errno : EIO);
+	/* fclose flushes: a failed final write shows up there */
+	ret = stream_close(out, stdio_pump(in, out, buf, bufsz, job->len));
 out_close_in:
 	fclose(in);
 out_free_bufs:
@@ -152,7 +128,7 @@ out_free_bufs:
 const struct copy_strategy strategy_stdio = {
 	.name = "stdio",
 	.description = "fread(3)/fwrite(3) through fully buffered FILE streams of the buffer size",
-	.syscalls = "dup,fcntl,lseek,read,write,close,mmap,munmap",
+	.syscalls = "dup,fcntl,lseek,read,write,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
 	.copy = stdio_copy,
 };

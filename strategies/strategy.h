@@ -12,8 +12,12 @@
  *     explicit offset arguments) unless the strategy's own technique needs them,
  *   - return 0 on success or a negative errno value on failure.
  *
- * To add a strategy: copy strategies/readwrite.c (the commented example),
- * rename its symbol, and add one line to strategies/registry.c.
+ * To add a strategy: copy strategies/readwrite.c (the commented example) to
+ * strategies/<name>.c, rename its descriptor (strategy_<name>) and .name,
+ * and add one line, &strategy_<name>, to the table in strategies/registry.c.
+ * That is all: the build declares every descriptor that starts a line as
+ * `const struct copy_strategy strategy_<name> = {` (tools/strategy-externs.cmake),
+ * and tests/e2e/add_strategy.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
 #define COPYBENCH_STRATEGY_H
@@ -51,10 +55,32 @@ enum strategy_flags {
 	STRATEGY_MULTI_CPU = 1u << 7,
 };
 
+/*
+ * .syscalls is a checked fact, not a wish. It names, comma separated and as
+ * harness/syscount.c counts them, the system calls one copy makes inside the
+ * timed region: a whole file of a few MiB (the test uses 4 MiB) on a local
+ * filesystem, the strategy's default buffer, two threads, default queue
+ * depth, no COPYBENCH_* environment. A name ending in '?' is made only under
+ * a condition the strategy's header comment states (a range, a filesystem,
+ * a fallback, timing). tests/declared_syscalls.c copies once with every
+ * available strategy, counts, and fails unless
+ *   - every name is one syscount counts by name,
+ *   - every name without '?' was called at least once,
+ *   - nothing else was called but what libc may call on its own account
+ *     (STRATEGY_LIBC_SYSCALLS: memory for malloc, its random seed, starting
+ *     and ending threads), and nothing uncounted by name ("other" is 0).
+ * So a strategy that allocates its buffer with malloc need not list mmap,
+ * but one that maps files (mmap.c) must. In a sanitizer build the runtime's
+ * own calls (STRATEGY_SANITIZER_SYSCALLS) are allowed too.
+ */
+#define STRATEGY_LIBC_SYSCALLS "brk,mmap,munmap,mprotect,madvise,getrandom," \
+	"rt_sigaction,rt_sigprocmask,rseq,set_robust_list,exit"
+#define STRATEGY_SANITIZER_SYSCALLS "gettid,sigaltstack,sched_getaffinity"
+
 struct copy_strategy {
 	const char *name;
 	const char *description;	/* one line */
-	const char *syscalls;		/* expected, comma separated */
+	const char *syscalls;		/* see above: checked, comma separated */
 	unsigned flags;
 	/* Buffer used when the user names none (STRATEGY_BUFFERED only);
 	 * 0 means STRATEGY_DEFAULT_BUFFER. */
@@ -77,7 +103,7 @@ const struct copy_strategy *strategy_find(const char *name);
 /* Runs s->probe (if any); 0 when available, else -errno with why filled. */
 int strategy_probe(const struct copy_strategy *s, const char *dir,
 		   char *why, size_t n);
-/* The buffer the harness passes s when the user names none. */
+/* The buffer a case of s gets when the user names none. */
 size_t strategy_default_buffer(const struct copy_strategy *s);
 
 #define STRATEGY_DEFAULT_BUFFER (128u * 1024u)

@@ -13,9 +13,10 @@
  *                the clock; the timed region only releases them (they spin
  *                on a flag) and waits for the last one, because starting
  *                threads inside the clock made this row slower than one
- *                thread at small sizes. On machines whose cores share one
- *                memory channel it stays close to the single-thread row:
- *                that is the bound, not a flaw of the row;
+ *                thread at small sizes (docs/strategies.md). On machines
+ *                whose cores share one memory channel it stays close to
+ *                the single-thread row: that is the bound, not a flaw of
+ *                the row;
  *   device-read  a cold sequential buffered read(2) of the source into one
  *                reused 1 MiB buffer, with POSIX_FADV_SEQUENTIAL: the
  *                kernel's readahead, exactly what a cold buffered copy gets

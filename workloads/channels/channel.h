@@ -46,7 +46,13 @@ struct channel_conn {
 struct channel {
 	const char *name;
 	const char *description;	/* one line */
-	const char *syscalls;		/* expected, comma separated */
+	/*
+	 * The calls of open, side, reserve, send, drain and close for one
+	 * stream of a few MiB between the two processes, comma separated: a
+	 * checked fact by the rule in strategy.h (tests/declared_syscalls.c;
+	 * the test's own fork, wait4 and exit_group are not the channel's).
+	 */
+	const char *syscalls;
 	/* Can it run here? 0, or -errno with a short reason. NULL: always. */
 	int (*probe)(char *why, size_t n);
 	/* Before fork: make both ends. 0 or -errno. */

@@ -21,7 +21,7 @@ static int pipe_open(struct channel_conn *conn)
 const struct channel channel_pipe = {
 	.name = "pipe",
 	.description = "anonymous pipe of 1 MiB; write(2) batches, read(2)+write(2) into the file",
-	.syscalls = "pipe2,fcntl,write,read",
+	.syscalls = "pipe2,fcntl,write,read,close",
 	.open = pipe_open,
 	.side = chan_fd_side,
 	.reserve = chan_heap_reserve,

@@ -12,6 +12,9 @@
  * paid off, then sleeps on a futex sequence word that the other side bumps
  * (and wakes only when someone sleeps). Sleeps time out every 100 ms to
  * notice a peer that died without saying so.
+ *
+ * Calls: each side getpid()s once; futex only when a side sleeps, and kill
+ * and waitid only when a sleep times out (hence '?' in .syscalls).
  */
 #include "channel.h"
 #include "fileio.h"
@@ -284,7 +287,7 @@ static int shm_probe(char *why, size_t n)
 const struct channel channel_shm = {
 	.name = "shm",
 	.description = "1 MiB ring in shared memory, atomics + futex; written to the file from the ring",
-	.syscalls = "mmap,futex,write",
+	.syscalls = "mmap,munmap,getpid,futex?,kill?,waitid?,write",
 	.probe = shm_probe,
 	.open = shm_open_ring,
 	.side = shm_side,

@@ -100,7 +100,7 @@ static int tcp_open(struct channel_conn *conn)
 const struct channel channel_tcp = {
 	.name = "tcp",
 	.description = "TCP over loopback with Nagle's algorithm on, default buffers",
-	.syscalls = "socket,bind,listen,connect,accept4,sendto,read,write",
+	.syscalls = "socket,bind,listen,getsockname,connect,accept4,sendto,read,write,close",
 	.probe = tcp_loopback_probe,
 	.open = tcp_open,
 	.side = chan_fd_side,

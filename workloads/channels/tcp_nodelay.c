@@ -14,7 +14,7 @@ static int tcp_nodelay_open(struct channel_conn *conn)
 const struct channel channel_tcp_nodelay = {
 	.name = "tcp-nodelay",
 	.description = "TCP over loopback with TCP_NODELAY on the sender, default buffers",
-	.syscalls = "socket,bind,listen,connect,accept4,setsockopt,sendto,read,write",
+	.syscalls = "socket,bind,listen,getsockname,connect,accept4,setsockopt,sendto,read,write,close",
 	.probe = tcp_loopback_probe,
 	.open = tcp_nodelay_open,
 	.side = chan_fd_side,

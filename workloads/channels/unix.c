@@ -23,7 +23,7 @@ static int unix_open(struct channel_conn *conn)
 const struct channel channel_unix = {
 	.name = "unix",
 	.description = "AF_UNIX stream socket pair at default buffer sizes",
-	.syscalls = "socketpair,sendto,read,write",
+	.syscalls = "socketpair,sendto,read,write,close",
 	.open = unix_open,
 	.side = chan_fd_side,
 	.reserve = chan_heap_reserve,

@@ -260,7 +260,7 @@ static int vms_probe(char *why, size_t n)
 const struct channel channel_vmsplice = {
 	.name = "vmsplice",
 	.description = "vmsplice(2) of batch pages into a 1 MiB pipe, splice(2) into the file",
-	.syscalls = "pipe2,fcntl,vmsplice,splice",
+	.syscalls = "pipe2,fcntl,mmap,munmap,vmsplice,splice,close",
 	.probe = vms_probe,
 	.open = vms_open,
 	.side = chan_fd_side,
