@@ -11,6 +11,7 @@
  * spaces. One case per line keeps the file small and its diffs readable.
  */
 #include "checkset.h"
+#include "columns.h"
 #include "stats.h"
 #include "csv.h"
 
@@ -23,19 +24,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *const checkset_id_cols[CHECKSET_NIDS] = {
-	"workload", "strategy", "dataset", "size_bytes", "buffer_bytes",
-	"cache", "batch_lines", "part_size", "fsync",
-};
-
-enum { ID_WORKLOAD, ID_STRATEGY, ID_DATASET, ID_SIZE, ID_BUFFER, ID_CACHE,
-       ID_BATCH, ID_PART, ID_FSYNC };
-
 /* ------------------------------------------------------------ cases -- */
 
 static bool case_same(const struct checkset_case *a, const char *const *id)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		if (strcmp(a->id[i], id[i]))
 			return false;
 	return true;
@@ -69,7 +62,7 @@ static struct checkset_case *case_get(struct checkset *s, const char *const *id)
 	}
 	c = &s->c[s->n];
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < CHECKSET_NIDS; i++) {
+	for (size_t i = 0; i < COL_NIDS; i++) {
 		c->id[i] = strdup(id[i]);
 		if (!c->id[i]) {
 			while (i--)
@@ -138,12 +131,12 @@ static int case_set_count(struct checkset_case *c, const char *name,
 
 bool checkset_is_limit(const struct checkset_case *c)
 {
-	return strcmp(c->id[ID_WORKLOAD], "limit") == 0;
+	return strcmp(c->id[CID_WORKLOAD], "limit") == 0;
 }
 
 static void case_free(struct checkset_case *c)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		free(c->id[i]);
 	for (size_t i = 0; i < c->ncounts; i++)
 		free(c->counts[i].name);
@@ -209,21 +202,21 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 	char size[32], buf[32];
 	size_t len;
 
-	format_bytes(c->id[ID_SIZE], size, sizeof(size));
-	format_bytes(c->id[ID_BUFFER], buf, sizeof(buf));
-	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->id[ID_WORKLOAD],
-			       c->id[ID_STRATEGY], c->id[ID_DATASET], size);
-	if (len < n && strcmp(c->id[ID_BUFFER], "0"))
+	format_bytes(c->id[CID_SIZE], size, sizeof(size));
+	format_bytes(c->id[CID_BUFFER], buf, sizeof(buf));
+	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->id[CID_WORKLOAD],
+			       c->id[CID_STRATEGY], c->id[CID_DATASET], size);
+	if (len < n && strcmp(c->id[CID_BUFFER], "0"))
 		len += (size_t)snprintf(out + len, n - len, " buf %s", buf);
 	if (len < n)
-		len += (size_t)snprintf(out + len, n - len, " %s", c->id[ID_CACHE]);
-	if (len < n && strcmp(c->id[ID_BATCH], "0"))
-		len += (size_t)snprintf(out + len, n - len, " batch %s", c->id[ID_BATCH]);
-	if (len < n && strcmp(c->id[ID_PART], "0")) {
-		format_bytes(c->id[ID_PART], buf, sizeof(buf));
+		len += (size_t)snprintf(out + len, n - len, " %s", c->id[CID_CACHE]);
+	if (len < n && strcmp(c->id[CID_BATCH], "0"))
+		len += (size_t)snprintf(out + len, n - len, " batch %s", c->id[CID_BATCH]);
+	if (len < n && strcmp(c->id[CID_PART], "0")) {
+		format_bytes(c->id[CID_PART], buf, sizeof(buf));
 		len += (size_t)snprintf(out + len, n - len, " part %s", buf);
 	}
-	if (len < n && strcmp(c->id[ID_FSYNC], "1") == 0)
+	if (len < n && strcmp(c->id[CID_FSYNC], "1") == 0)
 		snprintf(out + len, n - len, " fsync");
 }
 
@@ -233,10 +226,10 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 static int table_ids(const struct csv_table *t, const char *path,
 		     int *idc, char *why, size_t n)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++) {
-		idc[i] = csv_col(t, checkset_id_cols[i]);
+	for (size_t i = 0; i < COL_NIDS; i++) {
+		idc[i] = csv_col(t, columns_id(i)->name);
 		if (idc[i] < 0) {
-			snprintf(why, n, "%s: no column '%s'", path, checkset_id_cols[i]);
+			snprintf(why, n, "%s: no column '%s'", path, columns_id(i)->name);
 			return -EINVAL;
 		}
 	}
@@ -246,7 +239,7 @@ static int table_ids(const struct csv_table *t, const char *path,
 static void row_ids(const struct csv_table *t, size_t row, const int *idc,
 		    const char **id)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		id[i] = csv_cell(t, row, (size_t)idc[i]);
 }
 
@@ -262,7 +255,7 @@ static int load_run_row(struct checkset *s, const struct csv_table *t,
 			size_t row, const int *idc, const int *col,
 			const char *path, char *why, size_t n)
 {
-	const char *id[CHECKSET_NIDS], *wall_s = csv_cell(t, row, (size_t)col[1]);
+	const char *id[COL_NIDS], *wall_s = csv_cell(t, row, (size_t)col[1]);
 	const char *rep_s = csv_cell(t, row, (size_t)col[0]);
 	struct checkset_case *c;
 	uint64_t rep, total;
@@ -291,15 +284,15 @@ bad:
 static int load_runs(struct checkset *s, const struct csv_table *t,
 		     const char *path, char *why, size_t n)
 {
-	int idc[CHECKSET_NIDS], col[4], err;
+	int idc[COL_NIDS], col[4], err;
 
 	err = table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
-	col[0] = csv_col(t, "rep");
-	col[1] = csv_col(t, "wall_ns");
-	col[2] = csv_col(t, "verified");
-	col[3] = csv_col(t, "syscalls");
+	col[0] = columns_csv_col(t, COLFILE_RUNS, "rep");
+	col[1] = columns_csv_col(t, COLFILE_RUNS, "wall_ns");
+	col[2] = columns_csv_col(t, COLFILE_RUNS, "verified");
+	col[3] = columns_csv_col(t, COLFILE_RUNS, "syscalls");
 	for (size_t row = 0; row < t->nrows; row++) {
 		err = load_run_row(s, t, row, idc, col, path, why, n);
 		if (err)
@@ -311,19 +304,19 @@ static int load_runs(struct checkset *s, const struct csv_table *t,
 static int load_syscalls(struct checkset *s, const struct csv_table *t,
 			 const char *path, char *why, size_t n)
 {
-	int idc[CHECKSET_NIDS], name_c, count_c, err;
+	int idc[COL_NIDS], name_c, count_c, err;
 
 	err = table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
-	name_c = csv_col(t, "syscall");
-	count_c = csv_col(t, "count");
+	name_c = columns_csv_col(t, COLFILE_SYSCALLS, "syscall");
+	count_c = columns_csv_col(t, COLFILE_SYSCALLS, "count");
 	if (name_c < 0 || count_c < 0) {
 		snprintf(why, n, "%s: no columns 'syscall' and 'count'", path);
 		return -EINVAL;
 	}
 	for (size_t row = 0; row < t->nrows; row++) {
-		const char *id[CHECKSET_NIDS];
+		const char *id[COL_NIDS];
 		const char *cnt = csv_cell(t, row, (size_t)count_c);
 		struct checkset_case *c;
 		uint64_t v;
@@ -409,7 +402,7 @@ static int baseline_counts(struct checkset_case *c, const char *text)
 static int load_baseline_row(struct checkset *s, const struct csv_table *t,
 			     size_t row, const int *idc, const int *col)
 {
-	const char *id[CHECKSET_NIDS], *total = csv_cell(t, row, (size_t)col[BL_SYSCALLS]);
+	const char *id[COL_NIDS], *total = csv_cell(t, row, (size_t)col[BL_SYSCALLS]);
 	struct checkset_case *c;
 	int err;
 
@@ -433,7 +426,7 @@ static int load_baseline_row(struct checkset *s, const struct csv_table *t,
 static int load_baseline(struct checkset *s, const struct csv_table *t,
 			 const char *path, char *why, size_t n)
 {
-	int idc[CHECKSET_NIDS], col[BL_NCOLS], err;
+	int idc[COL_NIDS], col[BL_NCOLS], err;
 
 	err = table_ids(t, path, idc, why, n);
 	if (err)
@@ -474,9 +467,9 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 		for (size_t i = 0; i < s->n; i++) {
 			const struct checkset_case *r = &s->c[i];
 
-			if (!checkset_is_limit(r) || strcmp(r->id[ID_STRATEGY], "memcpy") ||
-			    strcmp(r->id[ID_SIZE], c->id[ID_SIZE]) ||
-			    (same_ds && strcmp(r->id[ID_DATASET], c->id[ID_DATASET])))
+			if (!checkset_is_limit(r) || strcmp(r->id[CID_STRATEGY], "memcpy") ||
+			    strcmp(r->id[CID_SIZE], c->id[CID_SIZE]) ||
+			    (same_ds && strcmp(r->id[CID_DATASET], c->id[CID_DATASET])))
 				continue;
 			for (size_t k = 0; k < r->nruns && nv < 256; k++)
 				v[nv++] = r->wall[k];
@@ -506,9 +499,11 @@ static enum file_kind table_kind(const struct csv_table *t)
 {
 	if (csv_col(t, "wall_ns_samples") >= 0)
 		return KIND_BASELINE;
-	if (csv_col(t, "rep") >= 0 && csv_col(t, "wall_ns") >= 0)
+	if (columns_csv_col(t, COLFILE_RUNS, "rep") >= 0 &&
+	    columns_csv_col(t, COLFILE_RUNS, "wall_ns") >= 0)
 		return KIND_RUNS;
-	if (csv_col(t, "syscall") >= 0 && csv_col(t, "count") >= 0)
+	if (columns_csv_col(t, COLFILE_SYSCALLS, "syscall") >= 0 &&
+	    columns_csv_col(t, COLFILE_SYSCALLS, "count") >= 0)
 		return KIND_SYSCALLS;
 	return KIND_UNKNOWN;
 }
@@ -635,7 +630,7 @@ static bool join_counts(const struct checkset_case *c, char *out, size_t n)
 static int save_case(struct csv_writer *w, const struct checkset_case *c,
 		     char *cell, size_t cellsz)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		csv_str(w, c->id[i]);
 	csv_u64(w, c->nruns);
 	if (c->nruns)
@@ -675,8 +670,8 @@ int checkset_save(const struct checkset *s, const char *path, char *why,
 		snprintf(why, n, "%s: %s", path, strerror(-err));
 		goto out_free;
 	}
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
-		csv_str(&w, checkset_id_cols[i]);
+	for (size_t i = 0; i < COL_NIDS; i++)
+		csv_str(&w, columns_id(i)->name);
 	for (size_t i = 0; i < 2; i++)
 		csv_str(&w, extra[i]);
 	for (size_t i = 0; i < BL_NCOLS; i++)

@@ -3,7 +3,7 @@
  * checkset.h - the cases of one results folder, runs.csv or baseline file,
  * as `bench check` compares them: per case its identifying columns, its
  * per-run times (absolute, and relative to the in-run memcpy reference) and
- * its system-call counts.
+ * its system-call counts. The identifying columns are those of columns.h.
  */
 #ifndef COPYBENCH_CHECKSET_H
 #define COPYBENCH_CHECKSET_H
@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The identifying columns of results/README.md, in order. */
-#define CHECKSET_NIDS 9
-extern const char *const checkset_id_cols[CHECKSET_NIDS];
+#include "columns.h"
 
 struct checkset_count {
 	char *name;
@@ -22,7 +20,7 @@ struct checkset_count {
 };
 
 struct checkset_case {
-	char *id[CHECKSET_NIDS];
+	char *id[COL_NIDS];
 	unsigned *rep;		/* per run */
 	double *wall;		/* per run, ns */
 	double *rel;		/* per run, wall / memcpy of the same rep */

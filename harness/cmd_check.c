@@ -453,7 +453,7 @@ static double machine_change(const struct check_report *rep)
 		const struct check_row *r = &rep->rows[i];
 
 		if (r->b && r->c && checkset_is_limit(r->b) &&
-		    strcmp(r->b->id[1], "memcpy") == 0 && !isnan(r->change))
+		    strcmp(r->b->id[CID_STRATEGY], "memcpy") == 0 && !isnan(r->change))
 			v[n++] = r->change;
 	}
 	return sample_median(v, n);
@@ -656,15 +656,15 @@ static void report_csv(const struct check_report *rep, FILE *out)
 	/* Rows go to the stream as they are made: no temp file, no commit. */
 	struct csv_writer w = { .f = out, .first_field = 1 };
 
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
-		csv_str(&w, checkset_id_cols[i]);
+	for (size_t i = 0; i < COL_NIDS; i++)
+		csv_str(&w, columns_id(i)->name);
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
 		csv_str(&w, extra[i]);
 	csv_end_row(&w);
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct check_row *r = &rep->rows[i];
 
-		for (size_t k = 0; k < CHECKSET_NIDS; k++)
+		for (size_t k = 0; k < COL_NIDS; k++)
 			csv_str(&w, row_case(r)->id[k]);
 		csv_str(&w, r->vs);
 		csv_u64(&w, r->b ? r->b->nruns : 0);
@@ -696,8 +696,8 @@ static void json_row(const struct check_row *r, FILE *out)
 {
 	fputs("    {\"case\": ", out);
 	json_str(out, r->label);
-	for (size_t k = 0; k < CHECKSET_NIDS; k++) {
-		fprintf(out, ", \"%s\": ", checkset_id_cols[k]);
+	for (size_t k = 0; k < COL_NIDS; k++) {
+		fprintf(out, ", \"%s\": ", columns_id(k)->name);
 		json_str(out, row_case(r)->id[k]);
 	}
 	fputs(", \"vs\": ", out);
