@@ -14,6 +14,7 @@
 #include "columns.h"
 #include "stats.h"
 #include "csv.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -131,7 +132,19 @@ static int case_set_count(struct checkset_case *c, const char *name,
 
 bool checkset_is_limit(const struct checkset_case *c)
 {
-	return strcmp(c->id[CID_WORKLOAD], "limit") == 0;
+	const struct workload *wl = workload_find(c->id[CID_WORKLOAD]);
+
+	return wl && (wl->flags & WORKLOAD_LIMITS);
+}
+
+bool checkset_is_memcpy(const struct checkset_case *c)
+{
+	const struct workload_variant *v;
+
+	if (!checkset_is_limit(c))
+		return false;
+	v = workload_variant_find(workload_find(c->id[CID_WORKLOAD]), c->id[CID_STRATEGY]);
+	return v && v->bounds == LIMIT_MEMCPY;
 }
 
 static void case_free(struct checkset_case *c)
@@ -467,7 +480,7 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 		for (size_t i = 0; i < s->n; i++) {
 			const struct checkset_case *r = &s->c[i];
 
-			if (!checkset_is_limit(r) || strcmp(r->id[CID_STRATEGY], "memcpy") ||
+			if (!checkset_is_memcpy(r) ||
 			    strcmp(r->id[CID_SIZE], c->id[CID_SIZE]) ||
 			    (same_ds && strcmp(r->id[CID_DATASET], c->id[CID_DATASET])))
 				continue;

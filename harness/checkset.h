@@ -47,8 +47,11 @@ void checkset_free(struct checkset *s);
 /* The case with the same identifying columns as c, or NULL. */
 struct checkset_case *checkset_find(const struct checkset *s,
 				    const struct checkset_case *c);
-/* Whether the case is a machine-limit row (workload `limit`). */
+/* Whether the case is a machine-limit row (a WORKLOAD_LIMITS workload). */
 bool checkset_is_limit(const struct checkset_case *c);
+/* Whether it is the limit row of single-thread memory bandwidth (LIMIT_MEMCPY):
+ * the in-run reference the check divides times by. */
+bool checkset_is_memcpy(const struct checkset_case *c);
 /* "copy/readwrite random 200M buf 128K warm": the case for people. */
 void checkset_label(const struct checkset_case *c, char *out, size_t n);
 /* Writes the baseline file (atomically). 0 or -errno, why filled. */

@@ -452,8 +452,7 @@ static double machine_change(const struct check_report *rep)
 	for (size_t i = 0; i < rep->nrows && n < 256; i++) {
 		const struct check_row *r = &rep->rows[i];
 
-		if (r->b && r->c && checkset_is_limit(r->b) &&
-		    strcmp(r->b->id[CID_STRATEGY], "memcpy") == 0 && !isnan(r->change))
+		if (r->b && r->c && checkset_is_memcpy(r->b) && !isnan(r->change))
 			v[n++] = r->change;
 	}
 	return sample_median(v, n);
