@@ -3,7 +3,7 @@
  * columns_readme_agrees.c - the column list in results/README.md is the one
  * `bench columns --markdown` prints from the table in harness/columns.c:
  * names, types, units and descriptions, in order, to the byte. When a
- * column changes, paste the command's output over the README's block.
+ * column changes, tools/readme-columns.sh rewrites the README's block.
  */
 #include "columns.h"
 #include "testutil.h"
@@ -47,6 +47,7 @@ static void say_first_difference(const char *readme, const char *table)
 	table += start;
 	fprintf(stderr, "results/README.md and `bench columns --markdown` differ at line %zu of the block:\n  README: %.*s\n  table:  %.*s\n",
 		line, (int)strcspn(readme, "\n"), readme, (int)strcspn(table, "\n"), table);
+	fprintf(stderr, "tools/readme-columns.sh rewrites the README's block from the table\n");
 }
 
 int main(void)
