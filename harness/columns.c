@@ -135,68 +135,64 @@ static void get_method(const struct col_row *x, struct col_value *v)
 
 /* -------------------------------------------------------- the table -- */
 
-#define ID ROLE_ID
-#define MEASURE ROLE_MEASURE
-#define ENVIRON ROLE_ENV
-
 static const struct column id_cols[COL_NIDS] = {
-	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`", SPEC(variant) },
-	[CID_DATASET] = { "dataset", COL_STR, 0, false, ID, "", "`random`, `text`, `zero`, `sparse`", .get = get_dataset },
-	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ID, "bytes", "source size", SPEC(size) },
-	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
-	[CID_CACHE] = { "cache", COL_STR, 0, false, ID, "", "`warm` or `cold`", .get = get_cache },
-	[CID_BATCH] = { "batch_lines", COL_U64, 0, false, ID, "lines", "transform: lines per send (1 = per line, 0 = buffer-sized batches); 0 elsewhere", SPEC(batch_lines) },
-	[CID_PART] = { "part_size", COL_U64, 0, false, ID, "bytes", "split: the part size; 0 elsewhere", SPEC(part_size) },
-	[CID_FSYNC] = { "fsync", COL_U64, 0, false, ID, "", "1 when fdatasync of the output is inside the timed region", SPEC(fsync) },
+	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`", SPEC(variant) },
+	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`", .get = get_dataset },
+	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
+	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
+	[CID_CACHE] = { "cache", COL_STR, 0, false, ROLE_ID, "", "`warm` or `cold`", .get = get_cache },
+	[CID_BATCH] = { "batch_lines", COL_U64, 0, false, ROLE_ID, "lines", "transform: lines per send (1 = per line, 0 = buffer-sized batches); 0 elsewhere", SPEC(batch_lines) },
+	[CID_PART] = { "part_size", COL_U64, 0, false, ROLE_ID, "bytes", "split: the part size; 0 elsewhere", SPEC(part_size) },
+	[CID_FSYNC] = { "fsync", COL_U64, 0, false, ROLE_ID, "", "1 when fdatasync of the output is inside the timed region", SPEC(fsync) },
 };
 
 static const struct column runs_cols[] = {
-	{ "rep", COL_U64, 0, false, MEASURE, "", "the run's number, 1 to N", RUN(rep) },
-	{ "wall_ns", COL_U64, 0, false, MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
-	{ "user_ns", COL_U64, 0, false, MEASURE, "ns", "user CPU time of the run's child process (children included)", RUN(user_ns) },
-	{ "sys_ns", COL_U64, 0, false, MEASURE, "ns", "system CPU time of the run's child process (children included)", RUN(sys_ns) },
-	{ "max_rss_kb", COL_I64, 0, false, MEASURE, "KiB", "largest resident set of the run's child process", RUN(max_rss_kb) },
-	{ "minflt", COL_I64, 0, false, MEASURE, "", "minor page faults of the run's child process", RUN(minflt) },
-	{ "majflt", COL_I64, 0, false, MEASURE, "", "major page faults of the run's child process", RUN(majflt) },
-	{ "nvcsw", COL_I64, 0, false, MEASURE, "", "voluntary context switches of the run's child process", RUN(nvcsw) },
-	{ "nivcsw", COL_I64, 0, false, MEASURE, "", "involuntary context switches of the run's child process", RUN(nivcsw) },
-	{ "resident_pct", COL_DBL, 1, false, MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
-	{ "verified", COL_BOOL, 0, false, MEASURE, "", "1 when the output was checked and right", RUN(verified) },
-	{ "syscalls", COL_U64, 0, true, MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = get_syscalls },
+	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "the run's number, 1 to N", RUN(rep) },
+	{ "wall_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
+	{ "user_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "user CPU time of the run's child process (children included)", RUN(user_ns) },
+	{ "sys_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "system CPU time of the run's child process (children included)", RUN(sys_ns) },
+	{ "max_rss_kb", COL_I64, 0, false, ROLE_MEASURE, "KiB", "largest resident set of the run's child process", RUN(max_rss_kb) },
+	{ "minflt", COL_I64, 0, false, ROLE_MEASURE, "", "minor page faults of the run's child process", RUN(minflt) },
+	{ "majflt", COL_I64, 0, false, ROLE_MEASURE, "", "major page faults of the run's child process", RUN(majflt) },
+	{ "nvcsw", COL_I64, 0, false, ROLE_MEASURE, "", "voluntary context switches of the run's child process", RUN(nvcsw) },
+	{ "nivcsw", COL_I64, 0, false, ROLE_MEASURE, "", "involuntary context switches of the run's child process", RUN(nivcsw) },
+	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
+	{ "verified", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output was checked and right", RUN(verified) },
+	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = get_syscalls },
 };
 
 static const struct column summary_cols[] = {
-	{ "runs", COL_U64, 0, false, MEASURE, "", "measured runs", CASE(nruns) },
-	{ "median_ns", COL_DBL, 0, false, MEASURE, "ns", "median wall time", SUM(st.median) },
-	{ "min_ns", COL_DBL, 0, false, MEASURE, "ns", "fastest wall time", SUM(st.min) },
-	{ "max_ns", COL_DBL, 0, false, MEASURE, "ns", "slowest wall time", SUM(st.max) },
-	{ "mean_ns", COL_DBL, 0, false, MEASURE, "ns", "mean wall time", SUM(st.mean) },
-	{ "stddev_ns", COL_DBL, 0, false, MEASURE, "ns", "sample standard deviation of the wall time", SUM(st.stddev) },
-	{ "cv", COL_DBL, 4, false, MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
-	{ "mb_per_s", COL_DBL, 1, false, MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
-	{ "ratio_to_fastest", COL_DBL, 3, false, MEASURE, "", "median / the fastest median of the cases of the same workload, dataset, size and cache (1.000 = fastest)", SUM(ratio) },
-	{ "syscalls", COL_U64, 0, true, MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = get_syscalls },
-	{ "syscalls_per_mib", COL_DBL, 3, true, MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
-	{ "user_ns", COL_DBL, 0, false, MEASURE, "ns", "median user CPU time", SUM(user_ns) },
-	{ "sys_ns", COL_DBL, 0, false, MEASURE, "ns", "median system CPU time", SUM(sys_ns) },
-	{ "pct_of_limit", COL_DBL, 1, true, MEASURE, "%", "MiB/s against the machine-limit row of the same size (memcpy warm, device-read cold); empty without one", .get = get_pct_of_limit },
-	{ "status", COL_STR, 0, false, MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
-	{ "shared_extents", COL_BOOL, 0, false, MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
+	{ "runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs", CASE(nruns) },
+	{ "median_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median wall time", SUM(st.median) },
+	{ "min_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "fastest wall time", SUM(st.min) },
+	{ "max_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "slowest wall time", SUM(st.max) },
+	{ "mean_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "mean wall time", SUM(st.mean) },
+	{ "stddev_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "sample standard deviation of the wall time", SUM(st.stddev) },
+	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
+	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
+	{ "ratio_to_fastest", COL_DBL, 3, false, ROLE_MEASURE, "", "median / the fastest median of the cases of the same workload, dataset, size and cache (1.000 = fastest)", SUM(ratio) },
+	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = get_syscalls },
+	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
+	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time", SUM(user_ns) },
+	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time", SUM(sys_ns) },
+	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the machine-limit row of the same size (memcpy warm, device-read cold); empty without one", .get = get_pct_of_limit },
+	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
+	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 };
 
 static const struct column syscalls_cols[] = {
-	{ "rep", COL_U64, 0, false, MEASURE, "", "0: the counts come from the case's counting run", .get = get_counting_rep },
-	{ "syscall", COL_STR, 0, false, MEASURE, "", "the system call's name; `other` sums those not counted one by one, `total` all", .get = get_syscall },
-	{ "count", COL_U64, 0, false, MEASURE, "", "how many times it was made", .get = get_count },
-	{ "method", COL_STR, 0, false, MEASURE, "", "`perf` or `ptrace`", .get = get_method },
+	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "0: the counts come from the case's counting run", .get = get_counting_rep },
+	{ "syscall", COL_STR, 0, false, ROLE_MEASURE, "", "the system call's name; `other` sums those not counted one by one, `total` all", .get = get_syscall },
+	{ "count", COL_U64, 0, false, ROLE_MEASURE, "", "how many times it was made", .get = get_count },
+	{ "method", COL_STR, 0, false, ROLE_MEASURE, "", "`perf` or `ptrace`", .get = get_method },
 };
 
 static const struct column env_cols[] = {
-	{ "host", COL_STR, 0, false, ENVIRON, "", "host name", ENV(host) },
-	{ "kernel", COL_STR, 0, false, ENVIRON, "", "kernel release (uname -r)", ENV(kernel) },
-	{ "fs_type", COL_STR, 0, false, ENVIRON, "", "filesystem under `--dir`", ENV(fs_type) },
-	{ "cpu_model", COL_STR, 0, false, ENVIRON, "", "CPU model name", ENV(cpu_model) },
+	{ "host", COL_STR, 0, false, ROLE_ENV, "", "host name", ENV(host) },
+	{ "kernel", COL_STR, 0, false, ROLE_ENV, "", "kernel release (uname -r)", ENV(kernel) },
+	{ "fs_type", COL_STR, 0, false, ROLE_ENV, "", "filesystem under `--dir`", ENV(fs_type) },
+	{ "cpu_model", COL_STR, 0, false, ROLE_ENV, "", "CPU model name", ENV(cpu_model) },
 };
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))

@@ -76,7 +76,11 @@ void plot_row_label(const struct plot_row *r, char *out, size_t n)
 	snprintf(out, n, "%s %s", name, buf);
 }
 
-/* The summary.csv columns a chart reads, and where they go in a plot_row. */
+/*
+ * The summary.csv columns a chart reads, and where they go in a plot_row; the
+ * member's type follows the column's in the table: const char * for a
+ * string, double for a double, uint64_t otherwise.
+ */
 static const struct plot_field {
 	const char *name;
 	size_t offset;
