@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * checkset.c - reading the cases `bench check` compares, and writing the
- * compact baseline file meant to be committed.
- *
- * A baseline file is CSV with one row per case: the identifying columns,
- * then `runs, median_ns, wall_ns_samples, rel_samples, syscalls,
- * syscall_counts`. The sample columns hold the per-run values separated by
- * spaces (what the rank test needs, absolute and normalised to the in-run
- * memcpy reference); syscall_counts holds `name=count` pairs separated by
- * spaces. One case per line keeps the file small and its diffs readable.
+ * checkset.c - reading the cases `bench check` compares from a results
+ * folder, a runs.csv or a syscalls.csv (baseline files: checkset_baseline.c),
+ * and dividing every run by the in-run memcpy reference.
  */
 #include "checkset.h"
+#include "checkset_internal.h"
+#include "columns.h"
 #include "stats.h"
 #include "csv.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,19 +20,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *const checkset_id_cols[CHECKSET_NIDS] = {
-	"workload", "strategy", "dataset", "size_bytes", "buffer_bytes",
-	"cache", "batch_lines", "part_size", "fsync",
-};
-
-enum { ID_WORKLOAD, ID_STRATEGY, ID_DATASET, ID_SIZE, ID_BUFFER, ID_CACHE,
-       ID_BATCH, ID_PART, ID_FSYNC };
-
 /* ------------------------------------------------------------ cases -- */
 
 static bool case_same(const struct checkset_case *a, const char *const *id)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		if (strcmp(a->id[i], id[i]))
 			return false;
 	return true;
@@ -51,7 +40,7 @@ struct checkset_case *checkset_find(const struct checkset *s,
 }
 
 /* The case with these identifying values, added when new; NULL on ENOMEM. */
-static struct checkset_case *case_get(struct checkset *s, const char *const *id)
+struct checkset_case *checkset_case_get(struct checkset *s, const char *const *id)
 {
 	struct checkset_case *c;
 
@@ -69,7 +58,7 @@ static struct checkset_case *case_get(struct checkset *s, const char *const *id)
 	}
 	c = &s->c[s->n];
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < CHECKSET_NIDS; i++) {
+	for (size_t i = 0; i < COL_NIDS; i++) {
 		c->id[i] = strdup(id[i]);
 		if (!c->id[i]) {
 			while (i--)
@@ -81,8 +70,7 @@ static struct checkset_case *case_get(struct checkset *s, const char *const *id)
 	return c;
 }
 
-static int case_add_run(struct checkset_case *c, unsigned rep, double wall,
-			double rel)
+int checkset_add_run(struct checkset_case *c, unsigned rep, double wall, double rel)
 {
 	if (c->nruns == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
@@ -109,8 +97,7 @@ static int case_add_run(struct checkset_case *c, unsigned rep, double wall,
 	return 0;
 }
 
-static int case_set_count(struct checkset_case *c, const char *name,
-			  uint64_t count)
+int checkset_set_count(struct checkset_case *c, const char *name, uint64_t count)
 {
 	struct checkset_count *p;
 
@@ -138,12 +125,24 @@ static int case_set_count(struct checkset_case *c, const char *name,
 
 bool checkset_is_limit(const struct checkset_case *c)
 {
-	return strcmp(c->id[ID_WORKLOAD], "limit") == 0;
+	const struct workload *wl = workload_find(c->id[CID_WORKLOAD]);
+
+	return wl && (wl->flags & WORKLOAD_LIMITS);
+}
+
+bool checkset_is_memcpy(const struct checkset_case *c)
+{
+	const struct workload_variant *v;
+
+	if (!checkset_is_limit(c))
+		return false;
+	v = workload_variant_find(workload_find(c->id[CID_WORKLOAD]), c->id[CID_STRATEGY]);
+	return v && v->bounds == LIMIT_MEMCPY;
 }
 
 static void case_free(struct checkset_case *c)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		free(c->id[i]);
 	for (size_t i = 0; i < c->ncounts; i++)
 		free(c->counts[i].name);
@@ -163,7 +162,7 @@ void checkset_free(struct checkset *s)
 
 /* --------------------------------------------------------- numbers -- */
 
-static int parse_u64(const char *s, uint64_t *out)
+int checkset_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 
@@ -174,7 +173,7 @@ static int parse_u64(const char *s, uint64_t *out)
 	return errno || *end ? -EINVAL : 0;
 }
 
-static int parse_time(const char *s, double *out)
+int checkset_parse_time(const char *s, double *out)
 {
 	char *end;
 
@@ -190,7 +189,7 @@ static void format_bytes(const char *bytes, char *out, size_t n)
 	uint64_t v;
 	int u = -1;
 
-	if (parse_u64(bytes, &v) || v == 0) {
+	if (checkset_parse_u64(bytes, &v) || v == 0) {
 		snprintf(out, n, "%s", bytes);
 		return;
 	}
@@ -209,44 +208,44 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 	char size[32], buf[32];
 	size_t len;
 
-	format_bytes(c->id[ID_SIZE], size, sizeof(size));
-	format_bytes(c->id[ID_BUFFER], buf, sizeof(buf));
-	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->id[ID_WORKLOAD],
-			       c->id[ID_STRATEGY], c->id[ID_DATASET], size);
-	if (len < n && strcmp(c->id[ID_BUFFER], "0"))
+	format_bytes(c->id[CID_SIZE], size, sizeof(size));
+	format_bytes(c->id[CID_BUFFER], buf, sizeof(buf));
+	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->id[CID_WORKLOAD],
+			       c->id[CID_STRATEGY], c->id[CID_DATASET], size);
+	if (len < n && strcmp(c->id[CID_BUFFER], "0"))
 		len += (size_t)snprintf(out + len, n - len, " buf %s", buf);
 	if (len < n)
-		len += (size_t)snprintf(out + len, n - len, " %s", c->id[ID_CACHE]);
-	if (len < n && strcmp(c->id[ID_BATCH], "0"))
-		len += (size_t)snprintf(out + len, n - len, " batch %s", c->id[ID_BATCH]);
-	if (len < n && strcmp(c->id[ID_PART], "0")) {
-		format_bytes(c->id[ID_PART], buf, sizeof(buf));
+		len += (size_t)snprintf(out + len, n - len, " %s", c->id[CID_CACHE]);
+	if (len < n && strcmp(c->id[CID_BATCH], "0"))
+		len += (size_t)snprintf(out + len, n - len, " batch %s", c->id[CID_BATCH]);
+	if (len < n && strcmp(c->id[CID_PART], "0")) {
+		format_bytes(c->id[CID_PART], buf, sizeof(buf));
 		len += (size_t)snprintf(out + len, n - len, " part %s", buf);
 	}
-	if (len < n && strcmp(c->id[ID_FSYNC], "1") == 0)
+	if (len < n && strcmp(c->id[CID_FSYNC], "1") == 0)
 		snprintf(out + len, n - len, " fsync");
 }
 
 /* ---------------------------------------------------------- tables -- */
 
 /* Column indexes of the identifying columns; -EINVAL naming a missing one. */
-static int table_ids(const struct csv_table *t, const char *path,
-		     int *idc, char *why, size_t n)
+int checkset_table_ids(const struct csv_table *t, const char *path, int *idc,
+		       char *why, size_t n)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++) {
-		idc[i] = csv_col(t, checkset_id_cols[i]);
+	for (size_t i = 0; i < COL_NIDS; i++) {
+		idc[i] = csv_col(t, columns_id(i)->name);
 		if (idc[i] < 0) {
-			snprintf(why, n, "%s: no column '%s'", path, checkset_id_cols[i]);
+			snprintf(why, n, "%s: no column '%s'", path, columns_id(i)->name);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-static void row_ids(const struct csv_table *t, size_t row, const int *idc,
-		    const char **id)
+void checkset_row_ids(const struct csv_table *t, size_t row, const int *idc,
+		      const char **id)
 {
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
+	for (size_t i = 0; i < COL_NIDS; i++)
 		id[i] = csv_cell(t, row, (size_t)idc[i]);
 }
 
@@ -262,27 +261,27 @@ static int load_run_row(struct checkset *s, const struct csv_table *t,
 			size_t row, const int *idc, const int *col,
 			const char *path, char *why, size_t n)
 {
-	const char *id[CHECKSET_NIDS], *wall_s = csv_cell(t, row, (size_t)col[1]);
+	const char *id[COL_NIDS], *wall_s = csv_cell(t, row, (size_t)col[1]);
 	const char *rep_s = csv_cell(t, row, (size_t)col[0]);
 	struct checkset_case *c;
 	uint64_t rep, total;
 	double wall;
 
-	row_ids(t, row, idc, id);
-	c = case_get(s, id);
+	checkset_row_ids(t, row, idc, id);
+	c = checkset_case_get(s, id);
 	if (!c)
 		return -ENOMEM;
 	if (col[3] >= 0 && *csv_cell(t, row, (size_t)col[3])) {
-		if (parse_u64(csv_cell(t, row, (size_t)col[3]), &total))
+		if (checkset_parse_u64(csv_cell(t, row, (size_t)col[3]), &total))
 			goto bad;
 		c->has_total = true;
 		c->total = total;
 	}
 	if (!*wall_s || !run_verified(t, row, col[2]))
 		return 0;
-	if (parse_u64(rep_s, &rep) || rep > UINT_MAX || parse_time(wall_s, &wall))
+	if (checkset_parse_u64(rep_s, &rep) || rep > UINT_MAX || checkset_parse_time(wall_s, &wall))
 		goto bad;
-	return case_add_run(c, (unsigned)rep, wall, NAN);
+	return checkset_add_run(c, (unsigned)rep, wall, NAN);
 bad:
 	snprintf(why, n, "%s: line %zu: bad rep, wall_ns or syscalls value", path, row + 2);
 	return -EINVAL;
@@ -291,15 +290,15 @@ bad:
 static int load_runs(struct checkset *s, const struct csv_table *t,
 		     const char *path, char *why, size_t n)
 {
-	int idc[CHECKSET_NIDS], col[4], err;
+	int idc[COL_NIDS], col[4], err;
 
-	err = table_ids(t, path, idc, why, n);
+	err = checkset_table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
-	col[0] = csv_col(t, "rep");
-	col[1] = csv_col(t, "wall_ns");
-	col[2] = csv_col(t, "verified");
-	col[3] = csv_col(t, "syscalls");
+	col[0] = columns_csv_col(t, COLFILE_RUNS, "rep");
+	col[1] = columns_csv_col(t, COLFILE_RUNS, "wall_ns");
+	col[2] = columns_csv_col(t, COLFILE_RUNS, "verified");
+	col[3] = columns_csv_col(t, COLFILE_RUNS, "syscalls");
 	for (size_t row = 0; row < t->nrows; row++) {
 		err = load_run_row(s, t, row, idc, col, path, why, n);
 		if (err)
@@ -311,146 +310,33 @@ static int load_runs(struct checkset *s, const struct csv_table *t,
 static int load_syscalls(struct checkset *s, const struct csv_table *t,
 			 const char *path, char *why, size_t n)
 {
-	int idc[CHECKSET_NIDS], name_c, count_c, err;
+	int idc[COL_NIDS], name_c, count_c, err;
 
-	err = table_ids(t, path, idc, why, n);
+	err = checkset_table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
-	name_c = csv_col(t, "syscall");
-	count_c = csv_col(t, "count");
+	name_c = columns_csv_col(t, COLFILE_SYSCALLS, "syscall");
+	count_c = columns_csv_col(t, COLFILE_SYSCALLS, "count");
 	if (name_c < 0 || count_c < 0) {
 		snprintf(why, n, "%s: no columns 'syscall' and 'count'", path);
 		return -EINVAL;
 	}
 	for (size_t row = 0; row < t->nrows; row++) {
-		const char *id[CHECKSET_NIDS];
+		const char *id[COL_NIDS];
 		const char *cnt = csv_cell(t, row, (size_t)count_c);
 		struct checkset_case *c;
 		uint64_t v;
 
 		if (!*cnt)	/* counting was unavailable for the case */
 			continue;
-		if (parse_u64(cnt, &v)) {
+		if (checkset_parse_u64(cnt, &v)) {
 			snprintf(why, n, "%s: line %zu: bad count '%s'", path, row + 2, cnt);
 			return -EINVAL;
 		}
-		row_ids(t, row, idc, id);
-		c = case_get(s, id);
-		if (!c || case_set_count(c, csv_cell(t, row, (size_t)name_c), v))
+		checkset_row_ids(t, row, idc, id);
+		c = checkset_case_get(s, id);
+		if (!c || checkset_set_count(c, csv_cell(t, row, (size_t)name_c), v))
 			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------ baseline in -- */
-
-enum { BL_SAMPLES, BL_REL, BL_SYSCALLS, BL_COUNTS, BL_NCOLS };
-static const char *const baseline_cols[BL_NCOLS] = {
-	"wall_ns_samples", "rel_samples", "syscalls", "syscall_counts",
-};
-
-/* Space-separated positive numbers into the case's runs. */
-static int baseline_samples(struct checkset_case *c, const char *wall_s,
-			    const char *rel_s)
-{
-	char *w = strdup(wall_s), *r = strdup(rel_s), *ws, *rs, *wt, *rt;
-	bool want_rel = *rel_s != '\0';
-	unsigned rep = 1;
-	int err = 0;
-
-	if (!w || !r) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	rt = strtok_r(r, " ", &rs);
-	for (wt = strtok_r(w, " ", &ws); !err && wt;
-	     wt = strtok_r(NULL, " ", &ws), rep++) {
-		double wall, rel = NAN;
-
-		if (parse_time(wt, &wall) ||
-		    (want_rel && (!rt || parse_time(rt, &rel))))
-			err = -EINVAL;
-		else
-			err = case_add_run(c, rep, wall, rel);
-		if (rt)
-			rt = strtok_r(NULL, " ", &rs);
-	}
-	if (!err && rt)
-		err = -EINVAL;	/* more rel samples than wall samples */
-	c->rel_ok = want_rel && c->nruns > 0;
-out_free:
-	free(w);
-	free(r);
-	return err;
-}
-
-/* "read=12 write=12 other=3" into the case's counts. */
-static int baseline_counts(struct checkset_case *c, const char *text)
-{
-	char *copy = strdup(text), *save, *tok;
-	int err = copy ? 0 : -ENOMEM;
-
-	for (tok = copy ? strtok_r(copy, " ", &save) : NULL; !err && tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		uint64_t v;
-
-		if (!eq || eq == tok || parse_u64(eq + 1, &v)) {
-			err = -EINVAL;
-			break;
-		}
-		*eq = '\0';
-		err = case_set_count(c, tok, v);
-	}
-	free(copy);
-	return err;
-}
-
-static int load_baseline_row(struct checkset *s, const struct csv_table *t,
-			     size_t row, const int *idc, const int *col)
-{
-	const char *id[CHECKSET_NIDS], *total = csv_cell(t, row, (size_t)col[BL_SYSCALLS]);
-	struct checkset_case *c;
-	int err;
-
-	row_ids(t, row, idc, id);
-	c = case_get(s, id);
-	if (!c)
-		return -ENOMEM;
-	if (c->nruns)
-		return -EINVAL;	/* the same case twice */
-	err = baseline_samples(c, csv_cell(t, row, (size_t)col[BL_SAMPLES]),
-			       csv_cell(t, row, (size_t)col[BL_REL]));
-	if (!err && *total) {
-		err = parse_u64(total, &c->total);
-		c->has_total = !err;
-	}
-	if (!err)
-		err = baseline_counts(c, csv_cell(t, row, (size_t)col[BL_COUNTS]));
-	return err;
-}
-
-static int load_baseline(struct checkset *s, const struct csv_table *t,
-			 const char *path, char *why, size_t n)
-{
-	int idc[CHECKSET_NIDS], col[BL_NCOLS], err;
-
-	err = table_ids(t, path, idc, why, n);
-	if (err)
-		return err;
-	for (size_t i = 0; i < BL_NCOLS; i++) {
-		col[i] = csv_col(t, baseline_cols[i]);
-		if (col[i] < 0) {
-			snprintf(why, n, "%s: no column '%s'", path, baseline_cols[i]);
-			return -EINVAL;
-		}
-	}
-	for (size_t row = 0; row < t->nrows; row++) {
-		err = load_baseline_row(s, t, row, idc, col);
-		if (err == -EINVAL)
-			snprintf(why, n, "%s: line %zu: bad samples or counts (or a repeated case)", path, row + 2);
-		if (err)
-			return err;
 	}
 	return 0;
 }
@@ -474,9 +360,9 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 		for (size_t i = 0; i < s->n; i++) {
 			const struct checkset_case *r = &s->c[i];
 
-			if (!checkset_is_limit(r) || strcmp(r->id[ID_STRATEGY], "memcpy") ||
-			    strcmp(r->id[ID_SIZE], c->id[ID_SIZE]) ||
-			    (same_ds && strcmp(r->id[ID_DATASET], c->id[ID_DATASET])))
+			if (!checkset_is_memcpy(r) ||
+			    strcmp(r->id[CID_SIZE], c->id[CID_SIZE]) ||
+			    (same_ds && strcmp(r->id[CID_DATASET], c->id[CID_DATASET])))
 				continue;
 			for (size_t k = 0; k < r->nruns && nv < 256; k++)
 				v[nv++] = r->wall[k];
@@ -504,11 +390,13 @@ enum file_kind { KIND_UNKNOWN, KIND_RUNS, KIND_SYSCALLS, KIND_BASELINE };
 
 static enum file_kind table_kind(const struct csv_table *t)
 {
-	if (csv_col(t, "wall_ns_samples") >= 0)
+	if (checkset_is_baseline_table(t))
 		return KIND_BASELINE;
-	if (csv_col(t, "rep") >= 0 && csv_col(t, "wall_ns") >= 0)
+	if (columns_csv_col(t, COLFILE_RUNS, "rep") >= 0 &&
+	    columns_csv_col(t, COLFILE_RUNS, "wall_ns") >= 0)
 		return KIND_RUNS;
-	if (csv_col(t, "syscall") >= 0 && csv_col(t, "count") >= 0)
+	if (columns_csv_col(t, COLFILE_SYSCALLS, "syscall") >= 0 &&
+	    columns_csv_col(t, COLFILE_SYSCALLS, "count") >= 0)
 		return KIND_SYSCALLS;
 	return KIND_UNKNOWN;
 }
@@ -525,7 +413,7 @@ static int load_file(struct checkset *s, const char *path, enum file_kind *kind,
 	*kind = table_kind(&t);
 	switch (*kind) {
 	case KIND_BASELINE:
-		err = load_baseline(s, &t, path, why, n);
+		err = checkset_load_baseline(s, &t, path, why, n);
 		break;
 	case KIND_RUNS:
 		err = load_runs(s, &t, path, why, n);
@@ -605,94 +493,3 @@ out:
 	return err;
 }
 
-/* ------------------------------------------------------ baseline out -- */
-
-/* Values separated by spaces into one cell; false when it did not fit. */
-static bool join_samples(const double *v, size_t nv, const char *fmt,
-			 char *out, size_t n)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < nv && len < n; i++)
-		len += (size_t)snprintf(out + len, n - len, fmt,
-					i ? " " : "", v[i]);
-	return len < n;
-}
-
-static bool join_counts(const struct checkset_case *c, char *out, size_t n)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < c->ncounts && len < n; i++)
-		len += (size_t)snprintf(out + len, n - len, "%s%s=%" PRIu64,
-					i ? " " : "", c->counts[i].name,
-					c->counts[i].count);
-	return len < n;
-}
-
-static int save_case(struct csv_writer *w, const struct checkset_case *c,
-		     char *cell, size_t cellsz)
-{
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
-		csv_str(w, c->id[i]);
-	csv_u64(w, c->nruns);
-	if (c->nruns)
-		csv_dbl(w, sample_median(c->wall, c->nruns), 0);
-	else
-		csv_str(w, "");
-	if (!join_samples(c->wall, c->nruns, "%s%.0f", cell, cellsz))
-		return -E2BIG;
-	csv_str(w, cell);
-	if (!join_samples(c->rel, c->rel_ok ? c->nruns : 0, "%s%.7g", cell, cellsz))
-		return -E2BIG;
-	csv_str(w, cell);
-	if (c->has_total)
-		csv_u64(w, c->total);
-	else
-		csv_str(w, "");
-	if (!join_counts(c, cell, cellsz))
-		return -E2BIG;
-	csv_str(w, cell);
-	csv_end_row(w);
-	return 0;
-}
-
-int checkset_save(const struct checkset *s, const char *path, char *why,
-		  size_t n)
-{
-	static const char *const extra[] = { "runs", "median_ns" };
-	const size_t cellsz = 1 << 20;
-	struct csv_writer w;
-	char *cell = malloc(cellsz);
-	int err;
-
-	if (!cell)
-		return -ENOMEM;
-	err = csv_open(&w, path);
-	if (err) {
-		snprintf(why, n, "%s: %s", path, strerror(-err));
-		goto out_free;
-	}
-	for (size_t i = 0; i < CHECKSET_NIDS; i++)
-		csv_str(&w, checkset_id_cols[i]);
-	for (size_t i = 0; i < 2; i++)
-		csv_str(&w, extra[i]);
-	for (size_t i = 0; i < BL_NCOLS; i++)
-		csv_str(&w, baseline_cols[i]);
-	csv_end_row(&w);
-	for (size_t i = 0; i < s->n && !err; i++)
-		err = save_case(&w, &s->c[i], cell, cellsz);
-	if (err) {
-		snprintf(why, n, "%s: a case has too many runs for one cell", path);
-		csv_abort(&w);
-		goto out_free;
-	}
-	err = csv_commit(&w);
-	if (err)
-		snprintf(why, n, "%s: %s", path, strerror(-err));
-out_free:
-	free(cell);
-	return err;
-}

@@ -3,7 +3,7 @@
  * checkset.h - the cases of one results folder, runs.csv or baseline file,
  * as `bench check` compares them: per case its identifying columns, its
  * per-run times (absolute, and relative to the in-run memcpy reference) and
- * its system-call counts.
+ * its system-call counts. The identifying columns are those of columns.h.
  */
 #ifndef COPYBENCH_CHECKSET_H
 #define COPYBENCH_CHECKSET_H
@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The identifying columns of results/README.md, in order. */
-#define CHECKSET_NIDS 9
-extern const char *const checkset_id_cols[CHECKSET_NIDS];
+#include "columns.h"
 
 struct checkset_count {
 	char *name;
@@ -22,7 +20,7 @@ struct checkset_count {
 };
 
 struct checkset_case {
-	char *id[CHECKSET_NIDS];
+	char *id[COL_NIDS];
 	unsigned *rep;		/* per run */
 	double *wall;		/* per run, ns */
 	double *rel;		/* per run, wall / memcpy of the same rep */
@@ -49,8 +47,11 @@ void checkset_free(struct checkset *s);
 /* The case with the same identifying columns as c, or NULL. */
 struct checkset_case *checkset_find(const struct checkset *s,
 				    const struct checkset_case *c);
-/* Whether the case is a machine-limit row (workload `limit`). */
+/* Whether the case is a machine-limit row (a WORKLOAD_LIMITS workload). */
 bool checkset_is_limit(const struct checkset_case *c);
+/* Whether it is the limit row of single-thread memory bandwidth (LIMIT_MEMCPY):
+ * the in-run reference the check divides times by. */
+bool checkset_is_memcpy(const struct checkset_case *c);
 /* "copy/readwrite random 200M buf 128K warm": the case for people. */
 void checkset_label(const struct checkset_case *c, char *out, size_t n);
 /* Writes the baseline file (atomically). 0 or -errno, why filled. */

@@ -3,6 +3,7 @@
  * cmd_run.c - `bench [options]`: plan the cases, make the datasets, run
  * every case interleaved, write results and print the table.
  */
+#include "columns.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "plan.h"
@@ -62,7 +63,6 @@ static int check_foreign_datasets(const struct runner *r)
  */
 static int check_out_dir(const char *out)
 {
-	static const char *const names[] = { "runs.csv", "summary.csv", "syscalls.csv" };
 	struct stat st;
 
 	if (!out || stat(out, &st))
@@ -71,20 +71,20 @@ static int check_out_dir(const char *out)
 		fprintf(stderr, "bench: --out '%s': exists and is not a directory\n", out);
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < COLFILE_COUNT; i++) {
 		char path[PATH_MAX + 16], line[64] = "";
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
+		snprintf(path, sizeof(path), "%s/%s", out, col_files[i].name);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
 		if (!fgets(line, sizeof(line), f))
 			line[0] = '\0';
 		fclose(f);
-		if (strncmp(line, "workload,strategy,dataset,", 26) != 0) {
+		if (!columns_is_bench_header(line)) {
 			fprintf(stderr, "bench: --out '%s': %s there was not written by bench; choose another --out\n",
-				out, names[i]);
+				out, col_files[i].name);
 			return 2;
 		}
 	}

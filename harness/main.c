@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* main.c - bench: dispatch to a subcommand, or run benchmarks. */
 #include "check.h"
+#include "columns.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "plot.h"
@@ -16,6 +17,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "baseline", cmd_baseline },
 	{ "check", cmd_check },
+	{ "columns", cmd_columns },	/* for results/README.md */
 	{ "copy", cmd_copy },
 	{ "evict", cmd_evict },
 	{ "gen", cmd_gen },

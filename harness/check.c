@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check.c - the heart of `bench check`: compare the current results with a
+ * baseline and say, case by case, whether copying got slower or makes other
+ * system calls.
+ *
+ * Timing is judged so that shared CI runners, whose speed swings by tens of
+ * percent from run to run, do not cry wolf:
+ *  - each run of a case is divided by the hot in-memory memcpy of the same
+ *    size measured in the same run (rows `limit/memcpy`), so a machine that
+ *    is slower as a whole cancels out (--absolute compares plain times);
+ *  - the per-run samples of both sides go through a one-sided Mann-Whitney
+ *    U test (ranktest.c), and a case is a `regression` only when the test is
+ *    significant (p < alpha) AND the median slowed down by more than the
+ *    threshold.
+ * System-call counts are deterministic, so any difference is reported
+ * exactly, as its own verdict.
+ */
+#include "check_internal.h"
+#include "ranktest.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const verdict_name[V_COUNT] = {
+	"ok", "faster", "slower", "regression", "syscalls-changed", "missing", "new",
+};
+
+static const char *const timing_word[] = {
+	[T_NONE] = "ok", [T_OK] = "ok", [T_FASTER] = "faster",
+	[T_SLOWER] = "slower", [T_REGRESSION] = "regression",
+};
+
+/* ----------------------------------------------------- comparison -- */
+
+/* Says once per sample-size pair that alpha cannot be reached. */
+static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
+			     double alpha, size_t ntests, FILE *err)
+{
+	double minp = rank_min_p(nb, nc);
+
+	if (minp * (double)ntests < alpha)
+		return;
+	for (size_t i = 0; i < rep->nsaid; i++)
+		if (rep->said[i][0] == nb && rep->said[i][1] == nc)
+			return;
+	if (rep->nsaid < 16) {
+		rep->said[rep->nsaid][0] = nb;
+		rep->said[rep->nsaid++][1] = nc;
+	}
+	fprintf(err, "bench check: warning: with %zu baseline and %zu current runs the smallest possible p-value is %.3g (%.3g corrected for %zu cases), not below alpha %g: no timing change can be significant (record more runs)\n",
+		nb, nc, minp, minp * (double)ntests, ntests, alpha);
+}
+
+/* Medians, change and the raw one-sided p-values of a case in both sets. */
+static void compare_timing(struct check_row *r, const struct check_opts *o,
+			   FILE *err)
+{
+	const struct checkset_case *b = r->b, *c = r->c;
+	bool limit = checkset_is_limit(b);
+	bool rel = !o->absolute && !limit && b->rel_ok && c->rel_ok;
+	const double *x = rel ? c->rel : c->wall, *y = rel ? b->rel : b->wall;
+	struct rank_result rr;
+
+	r->nb = b->nruns;
+	r->nc = c->nruns;
+	r->b_med = sample_median(b->wall, b->nruns);
+	r->c_med = sample_median(c->wall, c->nruns);
+	if (!r->nb || !r->nc || rank_mann_whitney(x, r->nc, y, r->nb, &rr))
+		return;
+	if (!o->absolute && !limit && !rel)
+		fprintf(err, "bench check: warning: no in-run memcpy reference for %s: compared in absolute time\n", r->label);
+	r->vs = rel ? "memcpy" : "absolute";
+	r->b_val = sample_median(y, r->nb);
+	r->c_val = sample_median(x, r->nc);
+	r->change = r->c_val / r->b_val - 1;
+	r->pg = rr.p_greater;
+	r->pl = rr.p_less;
+	r->tested = true;
+	r->abs_change = r->change;
+	r->abs_pg = r->pg;
+	if (rel && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
+		r->abs_change = r->c_med / r->b_med - 1;
+		r->abs_pg = rr.p_greater;
+	}
+}
+
+struct holm_item {
+	double p;
+	double *slot;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	const struct holm_item *x = a, *y = b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+/*
+ * Holm's step-down correction over the tested cases, so that alpha bounds
+ * the chance of any false verdict in the whole check, not in each case.
+ */
+static int holm_adjust(struct check_report *rep, bool slower)
+{
+	struct holm_item *h = calloc(rep->nrows + 1, sizeof(*h));
+	double run_max = 0;
+	size_t m = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		if (!r->tested)
+			continue;
+		h[m].slot = slower ? &r->pg : &r->pl;
+		h[m].p = *h[m].slot;
+		m++;
+	}
+	qsort(h, m, sizeof(*h), holm_cmp);
+	for (size_t k = 0; k < m; k++) {
+		double adj = fmin(1, (double)(m - k) * h[k].p);
+
+		run_max = fmax(run_max, adj);
+		*h[k].slot = run_max;
+	}
+	free(h);
+	return 0;
+}
+
+/* The verdict from the (adjusted) p-values, the change and the threshold. */
+static void judge_timing(struct check_row *r, const struct check_opts *o)
+{
+	bool limit = checkset_is_limit(r->b);
+
+	r->p = r->pg < r->pl ? r->pg : r->pl;
+	/*
+	 * A regression is slower beyond the threshold relative to the in-run
+	 * memcpy AND in plain time. The reference cancels a machine that got
+	 * slower as a whole (plain times alone would cry wolf); the plain
+	 * times cancel a reference that was itself disturbed (a memcpy slowed
+	 * by a neighbour's memory traffic while the copies were not, seen on
+	 * this project's CI machine). The machine limit itself is not code: it
+	 * never regresses in relative mode, it explains.
+	 */
+	if (r->pg < o->alpha)
+		r->timing = r->change > o->threshold && (o->absolute || !limit) &&
+			    r->abs_change > o->threshold && r->abs_pg < o->alpha ?
+			    T_REGRESSION : T_SLOWER;
+	else if (r->pl < o->alpha)
+		r->timing = T_FASTER;
+	else
+		r->timing = T_OK;
+}
+
+static int check_timings(struct check_report *rep, const struct check_opts *o,
+			 FILE *err)
+{
+	size_t ntests = 0;
+
+	for (size_t i = 0; i < rep->nrows; i++)
+		ntests += rep->rows[i].tested;
+	if (!o->uncorrected && (holm_adjust(rep, true) || holm_adjust(rep, false)))
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		if (!r->tested)
+			continue;
+		warn_unreachable(rep, r->nb, r->nc, o->alpha,
+				 o->uncorrected ? 1 : ntests, err);
+		judge_timing(r, o);
+	}
+	return 0;
+}
+
+static void diff_add(struct check_row *r, const char *name, uint64_t b,
+		     uint64_t c)
+{
+	size_t len = strlen(r->sc_diff);
+
+	r->sc_changed = true;
+	snprintf(r->sc_diff + len, sizeof(r->sc_diff) - len, "%s%s %" PRIu64 "->%" PRIu64,
+		 len ? ", " : "", name, b, c);
+}
+
+static uint64_t count_of(const struct checkset_case *c, const char *name)
+{
+	for (size_t i = 0; i < c->ncounts; i++)
+		if (strcmp(c->counts[i].name, name) == 0)
+			return c->counts[i].count;
+	return 0;
+}
+
+/* Every count that differs, the total first. */
+static void compare_syscalls(struct check_row *r)
+{
+	const struct checkset_case *b = r->b, *c = r->c;
+
+	r->sc_known = (b->has_total || b->ncounts) && (c->has_total || c->ncounts);
+	if (!r->sc_known)
+		return;
+	if (b->has_total && c->has_total && b->total != c->total)
+		diff_add(r, "total", b->total, c->total);
+	if (!b->ncounts || !c->ncounts)
+		return;
+	for (size_t i = 0; i < b->ncounts; i++)
+		if (b->counts[i].count != count_of(c, b->counts[i].name))
+			diff_add(r, b->counts[i].name, b->counts[i].count,
+				 count_of(c, b->counts[i].name));
+	for (size_t i = 0; i < c->ncounts; i++)
+		if (count_of(b, c->counts[i].name) == 0 && c->counts[i].count)
+			diff_add(r, c->counts[i].name, 0, c->counts[i].count);
+}
+
+static void row_init(struct check_row *r, const struct checkset_case *b,
+		     const struct checkset_case *c)
+{
+	memset(r, 0, sizeof(*r));
+	r->b = b;
+	r->c = c;
+	r->vs = "-";
+	r->b_med = r->c_med = r->b_val = r->c_val = r->change = r->p = NAN;
+	checkset_label(b ? b : c, r->label, sizeof(r->label));
+}
+
+static void row_verdict(struct check_row *r, struct check_report *rep)
+{
+	if (!r->c) {
+		snprintf(r->verdict, sizeof(r->verdict), "missing");
+		rep->tally[V_MISSING]++;
+		return;
+	}
+	if (!r->b) {
+		snprintf(r->verdict, sizeof(r->verdict), "new");
+		rep->tally[V_NEW]++;
+		return;
+	}
+	if (r->timing >= T_FASTER)
+		rep->tally[r->timing - T_FASTER + V_FASTER]++;
+	if (r->sc_changed)
+		rep->tally[V_SYSCALLS]++;
+	if (r->timing < T_FASTER && !r->sc_changed)
+		rep->tally[V_OK]++;
+	if (r->sc_changed && r->timing < T_FASTER)
+		snprintf(r->verdict, sizeof(r->verdict), "syscalls-changed");
+	else if (r->sc_changed)
+		snprintf(r->verdict, sizeof(r->verdict), "%s+syscalls-changed",
+			 timing_word[r->timing]);
+	else
+		snprintf(r->verdict, sizeof(r->verdict), "%s", timing_word[r->timing]);
+}
+
+/* The median change of limit/memcpy itself: how much the machine moved. */
+static double machine_change(const struct check_report *rep)
+{
+	double v[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nrows && n < 256; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (r->b && r->c && checkset_is_memcpy(r->b) && !isnan(r->change))
+			v[n++] = r->change;
+	}
+	return sample_median(v, n);
+}
+
+static void summarise(struct check_report *rep, const struct check_opts *o)
+{
+	size_t len, cap = sizeof(rep->summary);
+	char *s = rep->summary;
+
+	len = (size_t)snprintf(s, cap, "%zu cases:", rep->nrows);
+	for (size_t v = 0; v < V_COUNT && len < cap; v++)
+		if (rep->tally[v])
+			len += (size_t)snprintf(s + len, cap - len, " %zu %s,",
+						rep->tally[v], verdict_name[v]);
+	if (len < cap && o->only_syscalls)
+		len += (size_t)snprintf(s + len, cap - len, " system-call counts only");
+	else if (len < cap)
+		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%%, alpha %g%s",
+					o->absolute ? "absolute" : "relative to the in-run memcpy",
+					o->threshold * 100, o->alpha,
+					o->uncorrected ? " per case" : " over all cases (Holm)");
+	if (len < cap && !isnan(rep->machine))
+		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
+					rep->machine * 100);
+	if (len < cap)
+		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
+}
+
+int check_compare(const struct checkset *bs, const struct checkset *cs,
+		  const struct check_opts *o, struct check_report *rep, FILE *err)
+{
+	size_t k = 0, nsc = 0;
+	bool regress = false;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->rows = calloc(bs->n + cs->n + 1, sizeof(*rep->rows));
+	if (!rep->rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < bs->n; i++) {
+		struct check_row *r = &rep->rows[k++];
+
+		row_init(r, &bs->c[i], checkset_find(cs, &bs->c[i]));
+		if (!r->c)
+			continue;
+		if (!o->only_syscalls)
+			compare_timing(r, o, err);
+		compare_syscalls(r);
+		nsc += r->sc_known;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		if (!checkset_find(bs, &cs->c[i]))
+			row_init(&rep->rows[k++], NULL, &cs->c[i]);
+	rep->nrows = k;
+	if (check_timings(rep, o, err)) {
+		free(rep->rows);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < k; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		row_verdict(r, rep);
+		regress |= r->timing == T_REGRESSION ||
+			   (r->sc_changed && !o->ignore_syscalls);
+		if (!r->c)
+			fprintf(err, "bench check: %s: case %s is in the baseline but not in the current results\n",
+				o->allow_missing ? "note" : "error", r->label);
+	}
+	rep->machine = o->absolute || o->only_syscalls ? NAN : machine_change(rep);
+	rep->exit_code = regress ? 1 : 0;
+	if (rep->tally[V_MISSING] && !o->allow_missing)
+		rep->exit_code = 2;
+	if (o->only_syscalls && !nsc) {
+		fprintf(err, "bench check: error: no case has system-call counts on both sides\n");
+		rep->exit_code = 2;
+	}
+	summarise(rep, o);
+	return 0;
+}

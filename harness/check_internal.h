@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check_internal.h - the pieces of `bench check` shared by its files:
+ *   check.c         the comparison of two sets of cases, and the verdicts
+ *   check_report.c  the report: table, Markdown, CSV or JSON
+ *   cmd_check.c     the options, `bench check` and `bench baseline save`
+ */
+#ifndef COPYBENCH_CHECK_INTERNAL_H
+#define COPYBENCH_CHECK_INTERNAL_H
+
+#include "checkset.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
+
+struct check_opts {
+	const char *base, *cur;
+	double threshold;	/* fraction: 0.10 for 10% */
+	double alpha;
+	bool absolute, ignore_syscalls, allow_missing, only_syscalls;
+	bool uncorrected;	/* per-case alpha, no Holm correction */
+	enum check_format format;
+};
+
+enum check_timing { T_NONE, T_OK, T_FASTER, T_SLOWER, T_REGRESSION };
+
+struct check_row {
+	const struct checkset_case *b, *c;	/* NULL: missing / new */
+	char label[192];
+	const char *vs;		/* "memcpy", "absolute" or "-" */
+	size_t nb, nc;
+	double b_med, c_med;	/* median wall ns */
+	double b_val, c_val;	/* medians of what was compared */
+	double change;		/* c_val / b_val - 1 */
+	double p;		/* one-sided, in the direction of the change */
+	bool tested;
+	double pg, pl;		/* one-sided p: slower, faster (Holm-adjusted) */
+	/* Relative mode also tests the plain times: a regression must show
+	 * in both (see judge_timing). */
+	double abs_change, abs_pg;
+	enum check_timing timing;
+	bool sc_known, sc_changed;
+	char sc_diff[256];
+	char verdict[48];
+};
+
+/* Verdict tallies for the summary, in the order they are printed. */
+enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_SYSCALLS, V_MISSING, V_NEW, V_COUNT };
+extern const char *const verdict_name[V_COUNT];
+
+struct check_report {
+	struct check_row *rows;
+	size_t nrows;
+	size_t tally[V_COUNT];
+	double machine;		/* change of limit/memcpy itself, NAN if none */
+	size_t said[16][2];	/* sample-size pairs warned about */
+	size_t nsaid;
+	int exit_code;
+	char summary[512];
+};
+
+/*
+ * Compares every case of the baseline bs with the current cs into rep (its
+ * rows, tallies, summary and exit code); warnings and errors go to err.
+ * 0 or -ENOMEM. rep->rows is the caller's to free.
+ */
+int check_compare(const struct checkset *bs, const struct checkset *cs,
+		  const struct check_opts *o, struct check_report *rep, FILE *err);
+/* The report in the format of o. */
+void check_print(const struct check_report *rep, const struct check_opts *o, FILE *out);
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_report.c - the report of `bench check`: an aligned table or a
+ * Markdown table (one line per case, then the summary), or CSV and JSON with
+ * the identifying columns of columns.h and the figures of each comparison.
+ */
+#include "check_internal.h"
+#include "csv.h"
+#include "json.h"
+#include "stats.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { COL_CASE, COL_VS, COL_RUNS, COL_BASE, COL_CUR, COL_CHANGE, COL_P,
+       COL_VERDICT, COL_SYSCALLS, NCOLS };
+static const char *const col_name[NCOLS] = {
+	"case", "vs", "runs", "baseline", "current", "change", "p", "verdict", "syscalls",
+};
+
+struct row_text {
+	char f[NCOLS][256];
+};
+
+static void fmt_ns(double ns, char *out, size_t n)
+{
+	if (isnan(ns))
+		snprintf(out, n, "-");
+	else if (ns < 1e4)
+		snprintf(out, n, "%.0f ns", ns);
+	else if (ns < 1e7)
+		snprintf(out, n, "%.1f us", ns / 1e3);
+	else if (ns < 1e10)
+		snprintf(out, n, "%.1f ms", ns / 1e6);
+	else
+		snprintf(out, n, "%.2f s", ns / 1e9);
+}
+
+static void row_texts(const struct check_row *r, struct row_text *t)
+{
+	snprintf(t->f[COL_CASE], 256, "%s", r->label);
+	snprintf(t->f[COL_VS], 256, "%s", r->vs);
+	snprintf(t->f[COL_RUNS], 256, "%zu/%zu", r->b ? r->b->nruns : 0,
+		 r->c ? r->c->nruns : 0);
+	fmt_ns(r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, t->f[COL_BASE], 256);
+	fmt_ns(r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, t->f[COL_CUR], 256);
+	if (isnan(r->change))
+		snprintf(t->f[COL_CHANGE], 256, "-");
+	else
+		snprintf(t->f[COL_CHANGE], 256, "%+.1f%%", r->change * 100);
+	if (isnan(r->p))
+		snprintf(t->f[COL_P], 256, "-");
+	else if (r->p < 0.0001)
+		snprintf(t->f[COL_P], 256, "<0.0001");
+	else
+		snprintf(t->f[COL_P], 256, "%.4f", r->p);
+	snprintf(t->f[COL_VERDICT], 256, "%s", r->verdict);
+	if (!r->sc_known)
+		snprintf(t->f[COL_SYSCALLS], 256, "n/a");
+	else if (r->sc_changed)
+		snprintf(t->f[COL_SYSCALLS], 256, "%s", r->sc_diff);
+	else if (r->b->has_total)
+		snprintf(t->f[COL_SYSCALLS], 256, "%" PRIu64, r->b->total);
+	else
+		snprintf(t->f[COL_SYSCALLS], 256, "same");
+}
+
+static void report_text(const struct check_report *rep, FILE *out, bool md)
+{
+	struct row_text *t = calloc(rep->nrows + 1, sizeof(*t));
+	int w[NCOLS] = { 0 };
+
+	if (!t)
+		return;
+	for (size_t c = 0; c < NCOLS; c++)
+		snprintf(t[0].f[c], 256, "%s", col_name[c]);
+	for (size_t i = 0; i < rep->nrows; i++)
+		row_texts(&rep->rows[i], &t[i + 1]);
+	for (size_t i = 0; i <= rep->nrows; i++)
+		for (size_t c = 0; c < NCOLS; c++)
+			if ((int)strlen(t[i].f[c]) > w[c])
+				w[c] = (int)strlen(t[i].f[c]);
+	for (size_t i = 0; i <= rep->nrows; i++) {
+		for (size_t c = 0; c < NCOLS; c++)
+			if (md)
+				fprintf(out, "| %-*s ", w[c], t[i].f[c]);
+			else if (c + 1 < NCOLS)
+				fprintf(out, "%-*s  ", w[c], t[i].f[c]);
+			else
+				fputs(t[i].f[c], out);
+		fputs(md ? "|\n" : "\n", out);
+		for (size_t c = 0; md && i == 0 && c < NCOLS; c++)
+			fprintf(out, "|%s", c == COL_CASE || c == COL_VS ||
+				c == COL_VERDICT || c == COL_SYSCALLS ? " --- " : " ---: ");
+		if (md && i == 0)
+			fputs("|\n", out);
+	}
+	fprintf(out, md ? "\n**bench check:** %s\n" : "\nbench check: %s\n", rep->summary);
+	free(t);
+}
+
+static const struct checkset_case *row_case(const struct check_row *r)
+{
+	return r->b ? r->b : r->c;
+}
+
+static void csv_num(struct csv_writer *w, double v, int decimals)
+{
+	if (isnan(v))
+		csv_str(w, "");
+	else
+		csv_dbl(w, v, decimals);
+}
+
+static void csv_total(struct csv_writer *w, const struct checkset_case *c)
+{
+	if (c && c->has_total)
+		csv_u64(w, c->total);
+	else
+		csv_str(w, "");
+}
+
+static void report_csv(const struct check_report *rep, FILE *out)
+{
+	static const char *const extra[] = {
+		"vs", "baseline_runs", "current_runs", "baseline_median_ns",
+		"current_median_ns", "baseline_value", "current_value",
+		"change_pct", "p_value", "verdict", "baseline_syscalls",
+		"current_syscalls", "syscalls_diff",
+	};
+	/* Rows go to the stream as they are made: no temp file, no commit. */
+	struct csv_writer w = { .f = out, .first_field = 1 };
+
+	for (size_t i = 0; i < COL_NIDS; i++)
+		csv_str(&w, columns_id(i)->name);
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		csv_str(&w, extra[i]);
+	csv_end_row(&w);
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		for (size_t k = 0; k < COL_NIDS; k++)
+			csv_str(&w, row_case(r)->id[k]);
+		csv_str(&w, r->vs);
+		csv_u64(&w, r->b ? r->b->nruns : 0);
+		csv_u64(&w, r->c ? r->c->nruns : 0);
+		csv_num(&w, r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, 0);
+		csv_num(&w, r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, 0);
+		csv_num(&w, r->b_val, 6);
+		csv_num(&w, r->c_val, 6);
+		csv_num(&w, r->change * 100, 2);
+		csv_num(&w, r->p, 6);
+		csv_str(&w, r->verdict);
+		csv_total(&w, r->b);
+		csv_total(&w, r->c);
+		csv_str(&w, r->sc_diff);
+		csv_end_row(&w);
+	}
+}
+
+static void json_num(FILE *out, const char *key, double v)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (isnan(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.10g", v);
+}
+
+static void json_row(const struct check_row *r, FILE *out)
+{
+	fputs("    {\"case\": ", out);
+	json_str(out, r->label);
+	for (size_t k = 0; k < COL_NIDS; k++) {
+		fprintf(out, ", \"%s\": ", columns_id(k)->name);
+		json_str(out, row_case(r)->id[k]);
+	}
+	fputs(", \"vs\": ", out);
+	json_str(out, r->vs);
+	fprintf(out, ", \"baseline_runs\": %zu, \"current_runs\": %zu",
+		r->b ? r->b->nruns : 0, r->c ? r->c->nruns : 0);
+	json_num(out, "baseline_median_ns", r->b ? sample_median(r->b->wall, r->b->nruns) : NAN);
+	json_num(out, "current_median_ns", r->c ? sample_median(r->c->wall, r->c->nruns) : NAN);
+	json_num(out, "change_pct", r->change * 100);
+	json_num(out, "p_value", r->p);
+	fputs(", \"verdict\": ", out);
+	json_str(out, r->verdict);
+	json_num(out, "baseline_syscalls", r->b && r->b->has_total ? (double)r->b->total : NAN);
+	json_num(out, "current_syscalls", r->c && r->c->has_total ? (double)r->c->total : NAN);
+	fputs(", \"syscalls_diff\": ", out);
+	json_str(out, r->sc_diff);
+	fputs("}", out);
+}
+
+static void report_json(const struct check_report *rep,
+			const struct check_opts *o, FILE *out)
+{
+	fprintf(out, "{\n  \"mode\": \"%s\", \"threshold_pct\": %g, \"alpha\": %g,\n  \"cases\": [\n",
+		o->only_syscalls ? "syscalls" : o->absolute ? "absolute" : "relative",
+		o->threshold * 100, o->alpha);
+	for (size_t i = 0; i < rep->nrows; i++) {
+		json_row(&rep->rows[i], out);
+		fputs(i + 1 < rep->nrows ? ",\n" : "\n", out);
+	}
+	fputs("  ],\n  \"summary\": {", out);
+	for (size_t v = 0; v < V_COUNT; v++)
+		fprintf(out, "\"%s\": %zu, ", verdict_name[v], rep->tally[v]);
+	fprintf(out, "\"cases\": %zu, \"exit\": %d, \"text\": ", rep->nrows, rep->exit_code);
+	json_str(out, rep->summary);
+	fputs("}\n}\n", out);
+}
+
+void check_print(const struct check_report *rep, const struct check_opts *o, FILE *out)
+{
+	if (o->format == FMT_CSV)
+		report_csv(rep, out);
+	else if (o->format == FMT_JSON)
+		report_json(rep, o, out);
+	else
+		report_text(rep, out, o->format == FMT_MARKDOWN);
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * columns.h - the one table of result columns: for runs.csv, summary.csv and
+ * syscalls.csv, the ordered columns with name, type, unit, a one-line
+ * description, and where the value comes from. The CSV and JSON writers
+ * (report.c) write rows from it, the readers (checkset.c, plot_data.c, the
+ * --out check of cmd_run.c) take names from it, and results/README.md's
+ * column list is generated from it (`bench columns --markdown`, checked by a
+ * test).
+ *
+ * Every file's columns are: the identifying columns (which case), the file's
+ * own measures, then the environment columns (which machine).
+ */
+#ifndef COPYBENCH_COLUMNS_H
+#define COPYBENCH_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "csv.h"
+#include "report.h"
+
+enum col_file { COLFILE_RUNS, COLFILE_SUMMARY, COLFILE_SYSCALLS, COLFILE_COUNT };
+
+enum col_type {
+	COL_STR,
+	COL_U64,
+	COL_I64,
+	COL_DBL,	/* written with the column's decimals */
+	COL_BOOL,	/* 0 or 1 in CSV, false or true in JSON */
+};
+
+enum col_role { ROLE_ID, ROLE_MEASURE, ROLE_ENV };
+
+/*
+ * The identifying columns, in order: code that reasons about one of them
+ * (the check's case label, its memcpy reference) names it by this index.
+ */
+enum col_id {
+	CID_WORKLOAD, CID_STRATEGY, CID_DATASET, CID_SIZE, CID_BUFFER, CID_CACHE,
+	CID_BATCH, CID_PART, CID_FSYNC,
+	COL_NIDS
+};
+
+/* Everything one row of one file is written from; unused members NULL. */
+struct col_row {
+	const struct bench_case *c;
+	const struct run_result *run;	/* runs.csv */
+	const struct case_summary *sum;	/* summary.csv */
+	const char *syscall;		/* syscalls.csv */
+	uint64_t count;			/* syscalls.csv */
+	const struct sysinfo_env *env;
+};
+
+/* One cell. Which member holds it follows the column's type. */
+struct col_value {
+	bool empty;		/* no value: an empty cell, null in JSON */
+	const char *s;
+	uint64_t u;
+	int64_t i;
+	double d;
+	char buf[320];		/* a string made for this cell */
+};
+
+enum col_source { SRC_NONE, SRC_CASE, SRC_SPEC, SRC_RUN, SRC_SUM, SRC_ENV };
+
+struct column {
+	const char *name;
+	enum col_type type;
+	int decimals;		/* COL_DBL */
+	bool optional;		/* may be empty */
+	enum col_role role;
+	const char *unit;	/* "" when none */
+	const char *description;	/* one line, Markdown */
+	/* The value: a member of one of the row's structs (source, offset,
+	 * read by its C type), or computed by get. */
+	enum col_source source;
+	size_t offset;
+	void (*read)(const void *member, struct col_value *v);
+	void (*get)(const struct col_row *x, struct col_value *v);
+};
+
+struct col_file_info {
+	const char *name;	/* "runs.csv" */
+	const char *rows;	/* "one row per measured run" */
+};
+
+extern const struct col_file_info col_files[COLFILE_COUNT];
+
+/* The columns of file f, in order: i from 0 to columns_count(f) - 1. */
+size_t columns_count(enum col_file f);
+const struct column *columns_get(enum col_file f, size_t i);
+/* The identifying column id (the same in every file). */
+const struct column *columns_id(enum col_id id);
+/* The column of file f called name, or NULL. */
+const struct column *columns_find(enum col_file f, const char *name);
+
+void columns_value(const struct column *col, const struct col_row *x,
+		   struct col_value *v);
+void columns_csv_cell(struct csv_writer *w, const struct column *col,
+		      const struct col_value *v);
+void columns_json_value(FILE *f, const struct column *col, const struct col_value *v);
+
+/*
+ * The index in t of the column name of file f, -1 when t lacks it. name
+ * must be in the table: a reader naming a column bench does not write is a
+ * bug, and aborts here.
+ */
+int columns_csv_col(const struct csv_table *t, enum col_file f, const char *name);
+/* Whether a file's first line is the start of a header bench writes. */
+bool columns_is_bench_header(const char *line);
+
+/* The column list of results/README.md, as Markdown. */
+void columns_print_markdown(FILE *f);
+/* `bench columns --markdown` (not in the usage: for the README). */
+int cmd_columns(int argc, char **argv);
+
+#endif

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_charts.c - the charts of `bench plot`, one function each, and their
+ * table. A chart function decides which slice of summary.csv it shows and
+ * whether it has data at all, writes the data for plots/<chart>.gp to f and
+ * the gnuplot variables to vars, and returns how many blocks or points it
+ * wrote; 0 with why filled skips it (see plot_chart in plot_gnuplot.c).
+ */
+#include "plot_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes one curve block; names gets the curve's title. */
+static void chart_block(FILE *f, const char *title, char *names, size_t n)
+{
+	size_t len = strlen(names);
+
+	fprintf(f, "# %s\n", title);
+	snprintf(names + len, n - len, "'%s' ", title);
+}
+
+/* The variables of a chart of several curves or panels. */
+static void chart_blocks_vars(struct plot_vars *vars, const char *list_name,
+			      const char *list, long nblocks)
+{
+	plot_var_str(vars, list_name, list);
+	plot_var_int(vars, "nblocks", nblocks);
+}
+
+/* The slice most charts show; false (why filled) when nothing succeeded. */
+static bool chart_main_slice(const struct plot_ctx *ctx, struct plot_slice *s,
+			     struct chart_out *out)
+{
+	if (plot_pick_slice(ctx, plot_main_workload(ctx), "warm", s))
+		return true;
+	snprintf(out->why, sizeof(out->why), "no successful case in summary.csv");
+	return false;
+}
+
+/* A curve of one strategy (its fastest row: best); false when it has none. */
+typedef bool (*chart_curve_fn)(const struct plot_ctx *ctx, const struct plot_slice *s,
+			       const struct plot_row *best, FILE *f, char *names,
+			       size_t names_n);
+
+/* What a chart of one curve per strategy draws. */
+struct chart_curves {
+	chart_curve_fn curve;
+	const char *title;
+	const char *none;	/* why the chart is skipped without a curve */
+};
+
+/* One curve per strategy of s, fastest first, and the chart's variables. */
+static long chart_curves(struct plot_ctx *ctx, const struct plot_slice *s,
+			 const struct chart_curves *c, struct chart_out *out)
+{
+	char names[4096] = "";
+	size_t nbest = plot_best_rows(ctx, s, ctx->w);
+	long nblocks = 0;
+
+	for (size_t i = 0; i < nbest; i++)
+		nblocks += c->curve(ctx, s, ctx->w[i], out->f, names, sizeof(names));
+	if (!nblocks)
+		snprintf(out->why, sizeof(out->why), "%s", c->none);
+	plot_var_title(&out->vars, ctx, c->title, s);
+	chart_blocks_vars(&out->vars, "names", names, nblocks);
+	return nblocks;
+}
+
+/* ------------------------------------------------------ throughput -- */
+
+/* Strategies of workload w that never succeeded: "name" 0 0 0 "status". */
+static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
+{
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+		struct plot_slice s = { .workload = w };
+		char name[128];
+
+		if (strcmp(r->workload, w) || r->ok || !plot_first_strategy(ctx, i))
+			continue;
+		for (size_t j = 0; j < ctx->nrows; j++)
+			if (plot_in_slice(&ctx->rows[j], &s) &&
+			    !strcmp(ctx->rows[j].strategy, r->strategy))
+				goto next;
+		plot_clean(r->strategy, name, sizeof(name));
+		fprintf(f, "\"%s\" 0 0 0 \"%s\"\n", name,
+			strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable");
+next:
+		;
+	}
+}
+
+/* One panel: the fastest row of each strategy, then those that never ran. */
+static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
+				   FILE *f)
+{
+	const struct plot_row **v = ctx->v;
+	size_t n = plot_best_rows(ctx, s, v);
+	char label[160];
+
+	fprintf(f, "# %s\n", s->workload);
+	for (size_t k = 0; k < n; k++) {
+		plot_row_label(v[k], label, sizeof(label));
+		fprintf(f, "\"%s\" %.3f %.3f %.3f \"\"\n", label,
+			plot_mbs(v[k]->size, v[k]->median_ns),
+			plot_mbs(v[k]->size, v[k]->max_ns ? v[k]->max_ns : v[k]->median_ns),
+			plot_mbs(v[k]->size, v[k]->min_ns ? v[k]->min_ns : v[k]->median_ns));
+	}
+	chart_unavailable_rows(ctx, s->workload, f);
+	fputs("\n\n", f);
+}
+
+/* 1. Median MB/s per strategy with min-max whiskers, one panel per workload. */
+static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
+{
+	char panels[4096] = "", text[256];
+	long nblocks = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		struct plot_slice s;
+		size_t len = strlen(panels);
+
+		if (!plot_first_workload(ctx, i) ||
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			continue;
+		chart_throughput_panel(ctx, &s, out->f);
+		plot_slice_text(&s, text, sizeof(text));
+		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
+		nblocks++;
+	}
+	if (!nblocks)
+		snprintf(out->why, sizeof(out->why), "no successful case in summary.csv");
+	plot_var_title(&out->vars, ctx, "Throughput per strategy (fastest first)", NULL);
+	chart_blocks_vars(&out->vars, "panels", panels, nblocks);
+	return nblocks;
+}
+
+/* ---------------------------------------------------- buffer sweep -- */
+
+/* The curve of one strategy over its buffer sizes; false when under 2. */
+static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_slice *s,
+			       const struct plot_row *best, FILE *f, char *names,
+			       size_t names_n)
+{
+	const struct plot_row **v = ctx->v;
+	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
+	char name[128], lbl[32];
+
+	for (size_t j = 0; j < n; j++)
+		if (v[j]->buffer)
+			v[k++] = v[j];
+	k = plot_dedupe(v, k, plot_cmp_buffer);
+	if (k < 2)
+		return false;
+	plot_clean(best->strategy, name, sizeof(name));
+	chart_block(f, name, names, names_n);
+	for (size_t j = 0; j < k; j++) {
+		plot_size_label(v[j]->buffer, lbl, sizeof(lbl));
+		fprintf(f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
+			plot_mbs(v[j]->size, v[j]->median_ns), lbl);
+	}
+	fputs("\n\n", f);
+	return true;
+}
+
+/* 2. MB/s against buffer size for each buffered strategy. */
+static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
+{
+	static const struct chart_curves curves = {
+		chart_buffer_curve, "Buffer-size sweep",
+		"no buffered strategy was run with more than one buffer size",
+	};
+	struct plot_slice s;
+
+	if (!chart_main_slice(ctx, &s, out))
+		return 0;
+	return chart_curves(ctx, &s, &curves, out);
+}
+
+/* -------------------------------------------------------- syscalls -- */
+
+/* 3. Syscalls per MiB against MB/s, one labelled point per strategy. */
+static long chart_syscalls(struct plot_ctx *ctx, struct chart_out *out)
+{
+	const struct plot_row **v = ctx->v;
+	char label[160];
+	struct plot_slice s;
+	size_t nbest;
+	long points = 0;
+
+	if (!chart_main_slice(ctx, &s, out))
+		return 0;
+	nbest = plot_best_rows(ctx, &s, v);
+	for (size_t i = 0; i < nbest; i++) {
+		if (v[i]->spm <= 0)
+			continue;
+		plot_row_label(v[i], label, sizeof(label));
+		fprintf(out->f, "%.4f %.3f \"%s\"\n", v[i]->spm,
+			plot_mbs(v[i]->size, v[i]->median_ns), label);
+		points++;
+	}
+	if (!points)
+		snprintf(out->why, sizeof(out->why), "summary.csv has no syscall counts (syscalls_per_mib is empty)");
+	plot_var_title(&out->vars, ctx, "System calls per MiB against throughput", &s);
+	return points;
+}
+
+/* ---------------------------------------------------- size scaling -- */
+
+/* The buffer at which the rows cover the most sizes; ties keep `prefer`. */
+static uint64_t chart_scaling_buffer(const struct plot_row **v, size_t n, uint64_t prefer)
+{
+	uint64_t best = prefer;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < n; i++)
+		best_n += v[i]->buffer == prefer;
+	for (size_t i = 0; i < n; i++) {
+		size_t cnt = 0;
+
+		for (size_t j = 0; j < n; j++)
+			cnt += v[j]->buffer == v[i]->buffer;
+		if (cnt > best_n) {
+			best = v[i]->buffer;
+			best_n = cnt;
+		}
+	}
+	return best;
+}
+
+/* The size-scaling curve of one strategy; false when under 2 sizes. */
+static bool chart_scaling_curve(const struct plot_ctx *ctx, const struct plot_slice *s,
+				const struct plot_row *best, FILE *f, char *names,
+				size_t names_n)
+{
+	const struct plot_row **v = ctx->v;
+	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
+	uint64_t buffer = chart_scaling_buffer(v, n, best->buffer);
+	char label[160], lbl[32];
+
+	for (size_t j = 0; j < n; j++)
+		if (v[j]->buffer == buffer)
+			v[k++] = v[j];
+	k = plot_dedupe(v, k, plot_cmp_size);
+	if (k < 2)
+		return false;
+	plot_row_label(v[0], label, sizeof(label));
+	chart_block(f, label, names, names_n);
+	for (size_t j = 0; j < k; j++) {
+		plot_size_label(v[j]->size, lbl, sizeof(lbl));
+		fprintf(f, "%llu %.9f \"%s\"\n", (unsigned long long)v[j]->size,
+			v[j]->median_ns / 1e9, lbl);
+	}
+	fputs("\n\n", f);
+	return true;
+}
+
+/* 4. Time against size, log-log, one curve per strategy. */
+static long chart_size_scaling(struct plot_ctx *ctx, struct chart_out *out)
+{
+	static const struct chart_curves curves = {
+		chart_scaling_curve, "Size scaling",
+		"no strategy was run at more than one size with the same buffer",
+	};
+	const struct plot_row **v = ctx->v;
+	struct plot_slice s;
+	char lbl[32];
+
+	if (!chart_main_slice(ctx, &s, out))
+		return 0;
+	s.size = 0;
+	if (plot_dedupe(v, plot_select(ctx, &s, NULL, v), plot_cmp_size) < 2) {
+		plot_size_label(v[0]->size, lbl, sizeof(lbl));
+		snprintf(out->why, sizeof(out->why), "only one size was run (%s)", lbl);
+		return 0;
+	}
+	return chart_curves(ctx, &s, &curves, out);
+}
+
+/* ------------------------------------------------------- cpu split -- */
+
+/* 5. User and system CPU time per strategy, stacked. */
+static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
+{
+	const struct plot_row **v = ctx->v;
+	char label[160];
+	struct plot_slice s;
+	double total = 0;
+	size_t nbest;
+
+	if (!chart_main_slice(ctx, &s, out))
+		return 0;
+	nbest = plot_best_rows(ctx, &s, v);
+	for (size_t i = 0; i < nbest; i++)
+		total += v[i]->user_ns + v[i]->sys_ns;
+	if (total <= 0) {
+		snprintf(out->why, sizeof(out->why), "summary.csv has no CPU times (user_ns and sys_ns are empty or zero)");
+		return 0;
+	}
+	for (size_t i = 0; i < nbest; i++) {
+		plot_row_label(v[i], label, sizeof(label));
+		fprintf(out->f, "\"%s\" %.4f %.4f %.4f\n", label, v[i]->user_ns / 1e6,
+			v[i]->sys_ns / 1e6, v[i]->median_ns / 1e6);
+	}
+	plot_var_title(&out->vars, ctx, "CPU time split: user and system", &s);
+	return (long)nbest;
+}
+
+/* ---------------------------------------------------- warm and cold -- */
+
+/* The largest size of workload w run in both cache states; 0 if none. */
+static uint64_t chart_both_caches_size(const struct plot_ctx *ctx, const char *w)
+{
+	uint64_t best = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+		struct plot_slice cold = { .workload = w, .cache = "cold", .size = r->size };
+
+		if (r->ok && !strcmp(r->workload, w) && !strcmp(r->cache, "warm") &&
+		    r->size > best && plot_count(ctx, &cold))
+			best = r->size;
+	}
+	return best;
+}
+
+/* For one strategy: the buffer run in both states with the best warm time. */
+static bool chart_warm_cold_pair(const struct plot_ctx *ctx, const struct plot_slice *s,
+				 const char *strategy, const struct plot_row *pair[2])
+{
+	struct plot_slice warm = *s, cold = *s;
+	const struct plot_row **v = ctx->v;
+	size_t nw, nc;
+
+	warm.cache = "warm";
+	cold.cache = "cold";
+	pair[0] = pair[1] = NULL;
+	nw = plot_select(ctx, &warm, strategy, v);
+	nc = plot_select(ctx, &cold, strategy, v + nw);
+	for (size_t i = 0; i < nw; i++)
+		for (size_t j = nw; j < nw + nc; j++)
+			if (v[i]->buffer == v[j]->buffer &&
+			    (!pair[0] || v[i]->median_ns < pair[0]->median_ns)) {
+				pair[0] = v[i];
+				pair[1] = v[j];
+			}
+	return pair[0] != NULL;
+}
+
+/* 6. Warm and cold throughput side by side. */
+static long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out)
+{
+	const struct plot_row *pair[2];
+	const char *wl = plot_main_workload(ctx);
+	struct plot_slice s = { .workload = wl }, warm;
+	size_t nbest;
+	long points = 0;
+	char label[160];
+
+	if (!wl) {
+		snprintf(out->why, sizeof(out->why), "no successful case in summary.csv");
+		return 0;
+	}
+	s.size = chart_both_caches_size(ctx, wl);
+	if (!s.size) {
+		snprintf(out->why, sizeof(out->why), "the warm and the cold cache were not both run at one size");
+		return 0;
+	}
+	s.dataset = plot_main_dataset(ctx, &s);
+	warm = s;
+	warm.cache = "warm";
+	nbest = plot_best_rows(ctx, &warm, ctx->w);
+	for (size_t i = 0; i < nbest; i++) {
+		if (!chart_warm_cold_pair(ctx, &s, ctx->w[i]->strategy, pair))
+			continue;
+		plot_row_label(pair[0], label, sizeof(label));
+		fprintf(out->f, "\"%s\" %.3f %.3f\n", label, plot_mbs(pair[0]->size, pair[0]->median_ns),
+			plot_mbs(pair[1]->size, pair[1]->median_ns));
+		points++;
+	}
+	if (!points)
+		snprintf(out->why, sizeof(out->why), "no strategy was run with the same buffer in both cache states");
+	plot_var_title(&out->vars, ctx, "Warm against cold page cache", &s);
+	return points;
+}
+
+/* ----------------------------------------------------------- table -- */
+
+static const struct {
+	const char *name;	/* plots/<name>.gp, <name>.png, <name>.svg */
+	bool needs_summary;
+	chart_write_fn write;
+} charts[] = {
+	{ "throughput", true, chart_throughput },
+	{ "buffer-sweep", true, chart_buffer_sweep },
+	{ "syscalls-vs-speed", true, chart_syscalls },
+	{ "size-scaling", true, chart_size_scaling },
+	{ "cpu-split", true, chart_cpu_split },
+	{ "warm-vs-cold", true, chart_warm_cold },
+	{ "hyperfine", false, chart_hyperfine },
+};
+
+void plot_all_charts(struct plot_ctx *ctx)
+{
+	if (!ctx->nrows)
+		printf("summary.csv: absent or empty in %s; only the hyperfine chart can be drawn\n", ctx->dir);
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
+		if (ctx->nrows || !charts[i].needs_summary)
+			plot_chart(ctx, charts[i].name, charts[i].write);
+}

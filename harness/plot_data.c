@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_data.c - `bench plot`'s data: summary.csv read into rows (the columns
+ * and their types from the table in columns.c), and the slices of them that
+ * the charts show (see plot_internal.h).
+ */
+#include "plot_internal.h"
+#include "columns.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define PLOT_MIB 1048576.0
+
+/* ------------------------------------------------------------ the data -- */
+
+double plot_num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return 0;
+	v = strtod(s, &end);
+	return *end ? 0 : v;
+}
+
+double plot_mbs(uint64_t size, double ns)
+{
+	return ns > 0 ? (double)size / PLOT_MIB / (ns / 1e9) : 0;
+}
+
+/* Copies s into out without the characters that would end a gnuplot string. */
+void plot_clean(const char *s, char *out, size_t n)
+{
+	size_t i = 0;
+
+	for (; s && *s && i + 1 < n; s++)
+		out[i++] = (*s == '"' || *s == '\\' || *s == '\'' ||
+			    (unsigned char)*s < ' ') ? '_' : *s;
+	out[i] = '\0';
+}
+
+/* "4K", "64M", "1G" when exact, else the byte count. */
+void plot_size_label(uint64_t b, char *out, size_t n)
+{
+	static const char units[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t unit = 1ull << (10 * (4 - i));
+
+		if (b && b % unit == 0) {
+			snprintf(out, n, "%llu%c", (unsigned long long)(b / unit), units[i]);
+			return;
+		}
+	}
+	snprintf(out, n, "%llu", (unsigned long long)b);
+}
+
+/* "readwrite 64K" for a buffered case, "sendfile" otherwise. */
+void plot_row_label(const struct plot_row *r, char *out, size_t n)
+{
+	char name[128], buf[32];
+
+	plot_clean(r->strategy, name, sizeof(name));
+	if (!r->buffer) {
+		snprintf(out, n, "%s", name);
+		return;
+	}
+	plot_size_label(r->buffer, buf, sizeof(buf));
+	snprintf(out, n, "%s %s", name, buf);
+}
+
+/*
+ * The summary.csv columns a chart reads, and where they go in a plot_row; the
+ * member's type follows the column's in the table: const char * for a
+ * string, double for a double, uint64_t otherwise.
+ */
+static const struct plot_field {
+	const char *name;
+	size_t offset;
+	bool required;
+} plot_fields[] = {
+	{ "workload", offsetof(struct plot_row, workload), true },
+	{ "strategy", offsetof(struct plot_row, strategy), true },
+	{ "dataset", offsetof(struct plot_row, dataset), true },
+	{ "size_bytes", offsetof(struct plot_row, size), true },
+	{ "buffer_bytes", offsetof(struct plot_row, buffer), true },
+	{ "cache", offsetof(struct plot_row, cache), true },
+	{ "median_ns", offsetof(struct plot_row, median_ns), true },
+	{ "min_ns", offsetof(struct plot_row, min_ns), true },
+	{ "max_ns", offsetof(struct plot_row, max_ns), true },
+	{ "status", offsetof(struct plot_row, status), true },
+	{ "syscalls_per_mib", offsetof(struct plot_row, spm), false },
+	{ "user_ns", offsetof(struct plot_row, user_ns), false },
+	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },
+};
+#define PLOT_NFIELDS (sizeof(plot_fields) / sizeof(plot_fields[0]))
+
+/* One cell into its plot_row member, parsed as the table's type says. */
+static void plot_set_field(struct plot_row *r, const struct plot_field *pf,
+			   const char *cell)
+{
+	const struct column *col = columns_find(COLFILE_SUMMARY, pf->name);
+	char *p = (char *)r + pf->offset;
+
+	if (col->type == COL_STR)
+		*(const char **)p = cell;
+	else if (col->type == COL_DBL)
+		*(double *)p = plot_num(cell);
+	else
+		*(uint64_t *)p = strtoull(cell, NULL, 10);
+}
+
+static void plot_fill_row(struct plot_ctx *ctx, size_t i, const int *col)
+{
+	struct plot_row *r = &ctx->rows[i];
+
+	for (size_t f = 0; f < PLOT_NFIELDS; f++)
+		plot_set_field(r, &plot_fields[f],
+			       col[f] < 0 ? "" : csv_cell(&ctx->sum, i, (size_t)col[f]));
+	r->ok = strcmp(r->status, "ok") == 0 && r->median_ns > 0 && r->size > 0;
+}
+
+/* The environment column `name` of the first row, cleaned; "" without. */
+static void plot_env_cell(const struct plot_ctx *ctx, const char *name,
+			  char *out, size_t n)
+{
+	int c = columns_csv_col(&ctx->sum, COLFILE_SUMMARY, name);
+
+	plot_clean(c < 0 ? "" : csv_cell(&ctx->sum, 0, (size_t)c), out, n);
+}
+
+/* The machine line of every title, from the first row (or uname). */
+static void plot_fill_env(struct plot_ctx *ctx)
+{
+	char host[128], kernel[128], fs[64];
+	struct utsname u;
+
+	if (ctx->nrows && columns_csv_col(&ctx->sum, COLFILE_SUMMARY, "host") >= 0) {
+		plot_env_cell(ctx, "host", host, sizeof(host));
+		plot_env_cell(ctx, "kernel", kernel, sizeof(kernel));
+		plot_env_cell(ctx, "fs_type", fs, sizeof(fs));
+		snprintf(ctx->env, sizeof(ctx->env), "host %s, Linux %s, %s", host, kernel,
+			 fs[0] ? fs : "unknown filesystem");
+		return;
+	}
+	if (uname(&u) == 0) {
+		plot_clean(u.nodename, host, sizeof(host));
+		plot_clean(u.release, kernel, sizeof(kernel));
+		snprintf(ctx->env, sizeof(ctx->env), "host %s, Linux %s", host, kernel);
+	}
+}
+
+/* Where each field's column is in the file; -EINVAL naming a missing one. */
+static int plot_columns(const struct plot_ctx *ctx, const char *path, int *col)
+{
+	for (size_t f = 0; f < PLOT_NFIELDS; f++) {
+		col[f] = columns_csv_col(&ctx->sum, COLFILE_SUMMARY, plot_fields[f].name);
+		if (col[f] < 0 && plot_fields[f].required) {
+			fprintf(stderr, "bench plot: %s: no column %s\n", path, plot_fields[f].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Reads summary.csv if there is one. 0 (also when absent) or -errno. */
+int plot_load_summary(struct plot_ctx *ctx)
+{
+	char path[PATH_MAX + 16], why[256];
+	int col[PLOT_NFIELDS];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", ctx->dir, col_files[COLFILE_SUMMARY].name);
+	if (access(path, F_OK) != 0) {
+		plot_fill_env(ctx);
+		return 0;
+	}
+	err = csv_read(path, &ctx->sum, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "bench plot: %s: %s\n", path, why);
+		return err;
+	}
+	err = plot_columns(ctx, path, col);
+	if (err)
+		return err;
+	ctx->rows = calloc(ctx->sum.nrows ? ctx->sum.nrows : 1, sizeof(*ctx->rows));
+	if (!ctx->rows)
+		return -ENOMEM;
+	ctx->nrows = ctx->sum.nrows;
+	for (size_t i = 0; i < ctx->nrows; i++)
+		plot_fill_row(ctx, i, col);
+	plot_fill_env(ctx);
+	return 0;
+}
+
+/* ------------------------------------------------------------ slicing -- */
+
+static bool plot_str_match(const char *want, const char *have)
+{
+	return !want || strcmp(want, have) == 0;
+}
+
+bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s)
+{
+	return r->ok && plot_str_match(s->workload, r->workload) &&
+	       plot_str_match(s->dataset, r->dataset) &&
+	       plot_str_match(s->cache, r->cache) &&
+	       (!s->size || s->size == r->size);
+}
+
+size_t plot_count(const struct plot_ctx *ctx, const struct plot_slice *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++)
+		n += plot_in_slice(&ctx->rows[i], s);
+	return n;
+}
+
+static bool plot_is_default_workload(const char *name)
+{
+	const struct workload *wl = workload_find(name);
+
+	return wl && (wl->flags & WORKLOAD_DEFAULT);
+}
+
+/*
+ * The workload the single-panel charts show: the one bench runs when none is
+ * named (WORKLOAD_DEFAULT) when it ran, else the first that succeeded.
+ */
+const char *plot_main_workload(const struct plot_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nrows; i++)
+		if (ctx->rows[i].ok && plot_is_default_workload(ctx->rows[i].workload))
+			return ctx->rows[i].workload;
+	for (size_t i = 0; i < ctx->nrows; i++)
+		if (ctx->rows[i].ok)
+			return ctx->rows[i].workload;
+	return NULL;
+}
+
+/* Within s, the dataset with the most successful cases. */
+const char *plot_main_dataset(const struct plot_ctx *ctx,
+				     const struct plot_slice *s)
+{
+	const char *best = NULL;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		struct plot_slice t = *s;
+		size_t n;
+
+		if (!plot_in_slice(&ctx->rows[i], s))
+			continue;
+		t.dataset = ctx->rows[i].dataset;
+		n = plot_count(ctx, &t);
+		if (n > best_n) {
+			best = t.dataset;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/*
+ * The slice of `workload` charts compare strategies in: cache `cache` when it
+ * was run (else any that was), the largest size, the most measured dataset.
+ * false when the workload has no successful case.
+ */
+bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
+			    const char *cache, struct plot_slice *s)
+{
+	*s = (struct plot_slice){ .workload = workload, .cache = cache };
+	if (!plot_count(ctx, s))
+		s->cache = NULL;
+	for (size_t i = 0; i < ctx->nrows; i++)
+		if (plot_in_slice(&ctx->rows[i], s) && !s->cache)
+			s->cache = ctx->rows[i].cache;
+	if (!s->cache)
+		return false;
+	for (size_t i = 0; i < ctx->nrows; i++)
+		if (plot_in_slice(&ctx->rows[i], &(struct plot_slice){
+				.workload = workload, .cache = s->cache }) &&
+		    ctx->rows[i].size > s->size)
+			s->size = ctx->rows[i].size;
+	s->dataset = plot_main_dataset(ctx, s);
+	return true;
+}
+
+/* The rows of slice s (and of strategy, unless NULL), in file order. */
+size_t plot_select(const struct plot_ctx *ctx, const struct plot_slice *s,
+			  const char *strategy, const struct plot_row **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++)
+		if (plot_in_slice(&ctx->rows[i], s) &&
+		    plot_str_match(strategy, ctx->rows[i].strategy))
+			out[n++] = &ctx->rows[i];
+	return n;
+}
+
+static int plot_cmp_median(const void *a, const void *b)
+{
+	const struct plot_row *x = *(const struct plot_row *const *)a;
+	const struct plot_row *y = *(const struct plot_row *const *)b;
+
+	return (x->median_ns > y->median_ns) - (x->median_ns < y->median_ns);
+}
+
+int plot_cmp_buffer(const void *a, const void *b)
+{
+	const struct plot_row *x = *(const struct plot_row *const *)a;
+	const struct plot_row *y = *(const struct plot_row *const *)b;
+
+	return (x->buffer > y->buffer) - (x->buffer < y->buffer);
+}
+
+int plot_cmp_size(const void *a, const void *b)
+{
+	const struct plot_row *x = *(const struct plot_row *const *)a;
+	const struct plot_row *y = *(const struct plot_row *const *)b;
+
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+/*
+ * Keeps the fastest of the rows that share key (buffer or size) after sorting
+ * by it with cmp. Returns the new count.
+ */
+size_t plot_dedupe(const struct plot_row **v, size_t n,
+			  int (*cmp)(const void *, const void *))
+{
+	size_t k = 0;
+
+	qsort(v, n, sizeof(*v), cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (k && cmp(&v[k - 1], &v[i]) == 0) {
+			if (v[i]->median_ns < v[k - 1]->median_ns)
+				v[k - 1] = v[i];
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+/* The fastest row of each strategy in s, fastest first. */
+size_t plot_best_rows(const struct plot_ctx *ctx, const struct plot_slice *s,
+			     const struct plot_row **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+		size_t j;
+
+		if (!plot_in_slice(r, s))
+			continue;
+		for (j = 0; j < n && strcmp(out[j]->strategy, r->strategy); j++)
+			;
+		if (j == n)
+			out[n++] = r;
+		else if (r->median_ns < out[j]->median_ns)
+			out[j] = r;
+	}
+	qsort(out, n, sizeof(*out), plot_cmp_median);
+	return n;
+}
+
+/* True when row i is the first in the file with this workload and strategy. */
+bool plot_first_strategy(const struct plot_ctx *ctx, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(ctx->rows[j].workload, ctx->rows[i].workload) &&
+		    !strcmp(ctx->rows[j].strategy, ctx->rows[i].strategy))
+			return false;
+	return true;
+}
+
+/* True when row i is the first in the file with this workload. */
+bool plot_first_workload(const struct plot_ctx *ctx, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(ctx->rows[j].workload, ctx->rows[i].workload))
+			return false;
+	return true;
+}
+
+/* "copy, 64M random, warm cache" */
+void plot_slice_text(const struct plot_slice *s, char *out, size_t n)
+{
+	char size[32] = "", ds[64], wl[64], cache[64];
+
+	if (s->size)
+		plot_size_label(s->size, size, sizeof(size));
+	plot_clean(s->workload, wl, sizeof(wl));
+	plot_clean(s->dataset ? s->dataset : "any", ds, sizeof(ds));
+	plot_clean(s->cache, cache, sizeof(cache));
+	snprintf(out, n, "%s, %s%s%s data%s%s%s", wl, size, size[0] ? " " : "", ds,
+		 cache[0] ? ", " : "", cache, cache[0] ? " cache" : "");
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot_internal.h - the pieces of `bench plot` shared by its files:
+ *   plot_data.c       summary.csv loaded into rows, and slices of them
+ *   plot_gnuplot.c    data files, gnuplot variables, finding and running gnuplot
+ *   plot_charts.c     the charts, one function each, and their table
+ *   plot_hyperfine.c  the chart of hyperfine's exports
+ *   cmd_plot.c        the subcommand
+ *
+ * The slice: a chart about "the strategies" compares like with like, so it
+ * takes one workload (the default workload when it was run), one cache state
+ * (warm when it was run), the largest size and the dataset measured most at
+ * that size. Where a strategy ran with several buffer sizes, it shows its
+ * fastest one and says which in the label.
+ */
+#ifndef COPYBENCH_PLOT_INTERNAL_H
+#define COPYBENCH_PLOT_INTERNAL_H
+
+#include "csv.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One case of summary.csv, parsed. Strings point into the csv_table. */
+struct plot_row {
+	const char *workload;
+	const char *strategy;
+	const char *dataset;
+	const char *cache;
+	const char *status;
+	uint64_t size;
+	uint64_t buffer;
+	double median_ns, min_ns, max_ns;
+	double spm;		/* syscalls per MiB, 0 when not counted */
+	double user_ns, sys_ns;
+	bool ok;		/* status ok and a median to show */
+};
+
+struct plot_ctx {
+	char dir[PATH_MAX];
+	char plots_dir[PATH_MAX];
+	char gnuplot[PATH_MAX];
+	struct csv_table sum;
+	struct plot_row *rows;
+	size_t nrows;
+	char env[512];		/* "host h, Linux k, fs ext4" */
+	int errors;
+	/* Work arrays for the charts, each of nrows (v: twice that). */
+	const struct plot_row **v, **w;
+};
+
+/* The part of the results one chart looks at. NULL or 0: any. */
+struct plot_slice {
+	const char *workload;
+	const char *dataset;
+	const char *cache;
+	uint64_t size;
+};
+
+/* Variables for a gnuplot -e command line. */
+struct plot_vars {
+	char s[16384];
+	size_t len;
+};
+
+/* Where a chart function writes: its data file, its variables, and why it
+ * has nothing to draw. */
+struct chart_out {
+	FILE *f;
+	struct plot_vars vars;
+	char why[256];
+};
+
+/* Writes one chart's data and variables: how many blocks or points it wrote;
+ * 0 when there is nothing to draw (why says so); <0 on an error. */
+typedef long (*chart_write_fn)(struct plot_ctx *ctx, struct chart_out *out);
+
+/* plot_data.c: loading */
+double plot_num(const char *s);
+double plot_mbs(uint64_t size, double ns);
+void plot_clean(const char *s, char *out, size_t n);
+void plot_size_label(uint64_t b, char *out, size_t n);
+void plot_row_label(const struct plot_row *r, char *out, size_t n);
+int plot_load_summary(struct plot_ctx *ctx);
+
+/* plot_data.c: slicing */
+bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s);
+size_t plot_count(const struct plot_ctx *ctx, const struct plot_slice *s);
+const char *plot_main_workload(const struct plot_ctx *ctx);
+const char *plot_main_dataset(const struct plot_ctx *ctx, const struct plot_slice *s);
+bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
+		     const char *cache, struct plot_slice *s);
+size_t plot_select(const struct plot_ctx *ctx, const struct plot_slice *s,
+		   const char *strategy, const struct plot_row **out);
+int plot_cmp_buffer(const void *a, const void *b);
+int plot_cmp_size(const void *a, const void *b);
+size_t plot_dedupe(const struct plot_row **v, size_t n,
+		   int (*cmp)(const void *, const void *));
+size_t plot_best_rows(const struct plot_ctx *ctx, const struct plot_slice *s,
+		      const struct plot_row **out);
+bool plot_first_strategy(const struct plot_ctx *ctx, size_t i);
+bool plot_first_workload(const struct plot_ctx *ctx, size_t i);
+void plot_slice_text(const struct plot_slice *s, char *out, size_t n);
+
+/* plot_gnuplot.c */
+void plot_var_str(struct plot_vars *v, const char *name, const char *value);
+void plot_var_int(struct plot_vars *v, const char *name, long value);
+void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
+		    const char *what, const struct plot_slice *s);
+/*
+ * Draws one chart with write() (plot-<chart>.dat, then gnuplot); a chart with
+ * nothing to draw is skipped with a line saying why and its old drawings
+ * removed. 0 drawn or skipped, -1 on an error (counted in ctx->errors).
+ */
+int plot_chart(struct plot_ctx *ctx, const char *chart, chart_write_fn write);
+bool plot_find_gnuplot(char *out, size_t n);
+int plot_find_scripts(char *out, size_t n);
+bool plot_latest_results(char *out, size_t n);
+
+/* plot_charts.c: every chart in order (the hyperfine one included). */
+void plot_all_charts(struct plot_ctx *ctx);
+
+/* plot_hyperfine.c: hyperfine's whole-process timings, warm and cold. */
+long chart_hyperfine(struct plot_ctx *ctx, struct chart_out *out);
+
+#endif
