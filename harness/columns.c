@@ -106,6 +106,23 @@ static void get_pct_of_limit(const struct col_row *x, struct col_value *v)
 	v->d = x->sum->pct_of_limit;
 }
 
+static void get_ratio(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ratio <= 0;
+	v->d = x->sum->ratio;
+}
+
+static void get_class(const struct col_row *x, struct col_value *v)
+{
+	v->s = case_class_name(x->sum->cls);
+}
+
+static void get_limit_row(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->limit_row;
+	v->s = x->sum->limit_row;
+}
+
 static void get_status(const struct col_row *x, struct col_value *v)
 {
 	report_status(x->c, v->buf, sizeof(v->buf));
@@ -137,7 +154,7 @@ static void get_method(const struct col_row *x, struct col_value *v)
 
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`", SPEC(variant) },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
 	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
@@ -160,10 +177,16 @@ static const struct column runs_cols[] = {
 	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
 	{ "verified", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output was checked and right", RUN(verified) },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = get_syscalls },
+	{ "seq", COL_U64, 0, false, ROLE_MEASURE, "", "the run's place in the order all runs of the invocation ran in (counting and warm-up runs included)", RUN(seq) },
+	{ "start_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "when the run began, since the invocation's first run", RUN(start_ns) },
+	{ "dirty_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "dirty page-cache memory of the machine just before the run (/proc/meminfo Dirty)", RUN(dirty_kb) },
+	{ "writeback_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "memory under writeback just before the run, after waiting for it to end (/proc/meminfo Writeback)", RUN(writeback_kb) },
+	{ "output_blocks", COL_U64, 0, false, ROLE_MEASURE, "512 B", "blocks allocated to the verified output, all its files (st_blocks): a copy that leaves holes has fewer than size / 512", RUN(output_blocks) },
 };
 
 static const struct column summary_cols[] = {
-	{ "runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs", CASE(nruns) },
+	{ "runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs attempted", CASE(nruns) },
+	{ "verified_runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs whose output was verified; the statistics are theirs", SUM(verified) },
 	{ "median_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median wall time", SUM(st.median) },
 	{ "min_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "fastest wall time", SUM(st.min) },
 	{ "max_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "slowest wall time", SUM(st.max) },
@@ -171,12 +194,14 @@ static const struct column summary_cols[] = {
 	{ "stddev_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "sample standard deviation of the wall time", SUM(st.stddev) },
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
-	{ "ratio_to_fastest", COL_DBL, 3, false, ROLE_MEASURE, "", "median / the fastest median of the cases of the same workload, dataset, size and cache (1.000 = fastest)", SUM(ratio) },
+	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone)", .get = get_ratio },
+	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`", .get = get_class },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = get_syscalls },
 	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time", SUM(sys_ns) },
-	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the machine-limit row of the same size (memcpy warm, device-read cold); empty without one", .get = get_pct_of_limit },
+	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },
+	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 };

@@ -67,13 +67,15 @@ void plot_row_label(const struct plot_row *r, char *out, size_t n)
 {
 	char name[128], buf[32];
 
+	const char *other = strcmp(r->cls, "device") == 0 ? " (device I/O)" : "";
+
 	plot_clean(r->strategy, name, sizeof(name));
 	if (!r->buffer) {
-		snprintf(out, n, "%s", name);
+		snprintf(out, n, "%s%s", name, other);
 		return;
 	}
 	plot_size_label(r->buffer, buf, sizeof(buf));
-	snprintf(out, n, "%s %s", name, buf);
+	snprintf(out, n, "%s %s%s", name, buf, other);
 }
 
 /*
@@ -99,6 +101,7 @@ static const struct plot_field {
 	{ "syscalls_per_mib", offsetof(struct plot_row, spm), false },
 	{ "user_ns", offsetof(struct plot_row, user_ns), false },
 	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },
+	{ "class", offsetof(struct plot_row, cls), false },
 };
 #define PLOT_NFIELDS (sizeof(plot_fields) / sizeof(plot_fields[0]))
 
@@ -124,7 +127,9 @@ static void plot_fill_row(struct plot_ctx *ctx, size_t i, const int *col)
 	for (size_t f = 0; f < PLOT_NFIELDS; f++)
 		plot_set_field(r, &plot_fields[f],
 			       col[f] < 0 ? "" : csv_cell(&ctx->sum, i, (size_t)col[f]));
-	r->ok = strcmp(r->status, "ok") == 0 && r->median_ns > 0 && r->size > 0;
+	/* a clone's time is no copy speed: it is left out of every chart */
+	r->ok = strcmp(r->status, "ok") == 0 && r->median_ns > 0 && r->size > 0 &&
+		strcmp(r->cls, "clone") != 0;
 }
 
 /* The environment column `name` of the first row, cleaned; "" without. */

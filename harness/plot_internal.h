@@ -11,7 +11,9 @@
  * takes one workload (the default workload when it was run), one cache state
  * (warm when it was run), the largest size and the dataset measured most at
  * that size. Where a strategy ran with several buffer sizes, it shows its
- * fastest one and says which in the label.
+ * fastest one and says which in the label. Rows that do other work than a
+ * page-cache copy say so in their label (device I/O); cloned rows are left
+ * out, their time being no copy speed.
  */
 #ifndef COPYBENCH_PLOT_INTERNAL_H
 #define COPYBENCH_PLOT_INTERNAL_H
@@ -31,6 +33,7 @@ struct plot_row {
 	const char *dataset;
 	const char *cache;
 	const char *status;
+	const char *cls;	/* summary.csv's class; "" in older results */
 	uint64_t size;
 	uint64_t buffer;
 	double median_ns, min_ns, max_ns;
