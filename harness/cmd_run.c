@@ -142,8 +142,9 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 	if (warm && len >= 0 && (size_t)len < n)
 		len += snprintf(out + len, n - (size_t)len, "%u warm-up, ", warm);
 	if (len >= 0 && (size_t)len < n)
-		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" : "3 or 5 measured runs",
-			 o->repeat);
+		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" :
+			 "8 to %u measured runs (fewer for runs over 2 s; more while the median is unsettled)",
+			 o->repeat ? o->repeat : o->max_runs);
 }
 
 /* The plan, before any work: cases, runs, space, where files go. */
