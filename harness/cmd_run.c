@@ -8,6 +8,7 @@
 #include "interrupt.h"
 #include "plan.h"
 #include "memstate.h"
+#include "tune.h"
 #include "report.h"
 #include "units.h"
 #include "fsinfo.h"
@@ -326,6 +327,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct runner r = { .o = &o };
+	struct tune_state tune = { 0 };
 	char made[PATH_MAX];
 	int ret, err;
 
@@ -367,6 +369,16 @@ int cmd_run(int argc, char **argv)
 		goto out_free;
 	}
 	prepare_cases(&r);
+	if (o.tune) {
+		char said[256];
+
+		if (tune_apply(&tune, said, sizeof(said))) {
+			fprintf(stderr, "bench: --tune: %s\n", said);
+			ret = 2;
+			goto out_free;
+		}
+		progress_line(&r.progress, "bench: --tune: %s", said);
+	}
 	start_counting(&r);
 	if (runner_run_all(&r) == -ENOMEM) {
 		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);
@@ -378,6 +390,7 @@ int cmd_run(int argc, char **argv)
 	if (interrupt_signal)
 		ret = interrupt_exit_code();
 out_free:
+	tune_restore(&tune);
 	runner_remove_workdir(&r);
 	runner_free(&r);
 	return ret;

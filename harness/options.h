@@ -42,6 +42,7 @@ struct bench_opts {
 	bool plot;
 	bool quiet;
 	bool no_limits;
+	bool tune;			/* quiet the VM for the run (root) */
 	unsigned queue_depth;
 	unsigned threads;
 	uint64_t seed;
