@@ -382,6 +382,24 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
 }
 
+/*
+ * Relative to the other cases, a change that every case shares is not
+ * judged: say so when it is larger than the threshold, with what memcpy
+ * did (it runs none of the copies' code: if it moved too, the machine did).
+ */
+static void warn_common(const struct check_report *rep, const struct check_opts *o, FILE *err)
+{
+	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
+	    fabs(rep->common) <= o->threshold)
+		return;
+	char mem[48] = "no memcpy rows";
+
+	if (!isnan(rep->machine))
+		snprintf(mem, sizeof(mem), "memcpy %+.1f%%", rep->machine * 100);
+	fprintf(err, "bench check: warning: all cases moved %+.1f%% together (%s): the machine, or code every case runs; not judged per case (see --vs memcpy)\n",
+		rep->common * 100, mem);
+}
+
 /* Plain medians and their ratio for a row with both sides. */
 static void row_medians(struct check_row *r)
 {
@@ -478,6 +496,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 	}
 	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
 	rep->common = common_ratio(rep, NULL) - 1;
+	warn_common(rep, o, err);
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
 	return 0;
