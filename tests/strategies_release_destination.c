@@ -35,7 +35,7 @@ static unsigned close_writes(int in)
 
 static void check_release(const struct copy_strategy *s, const char *src, const char *dst)
 {
-	struct copy_job job = { .len = RELEASE_LEN, .src_path = src, .dst_path = dst };
+	struct copy_job job = { .len = RELEASE_LEN };
 	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	unsigned n;
 
