@@ -495,7 +495,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 				r->label, r->c->status);
 	}
 	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
-	rep->common = common_ratio(rep, NULL) - 1;
+	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
 	warn_common(rep, o, err);
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
