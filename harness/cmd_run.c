@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "memstate.h"
 #include "report.h"
+#include "run.h"
 #include "units.h"
 #include "fsinfo.h"
 
@@ -311,7 +312,7 @@ static int finish(struct runner *r)
 	return ret;
 }
 
-static void runner_free(struct runner *r)
+void run_free(struct runner *r)
 {
 	for (size_t i = 0; i < r->ncases; i++)
 		free(r->cases[i].runs);
@@ -321,12 +322,64 @@ static void runner_free(struct runner *r)
 		syscount_session_free(r->sc);
 }
 
+int run_prepare(struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	char made[PATH_MAX];
+	int ret, err;
+
+	err = make_dirs(o->dir, made, sizeof(made));
+	if (err) {
+		fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
+		unmake_dirs(o->dir, made);
+		return 2;
+	}
+	ret = plan_build(r);
+	if (!ret)
+		ret = check_foreign_datasets(r);
+	if (!ret)
+		ret = check_free_space(r);
+	if (ret) {
+		unmake_dirs(o->dir, made);
+		return ret;
+	}
+	sysinfo_collect(o->dir, &r->env);
+	show_plan(r);
+	if (!o->quiet)
+		warn_writeback(r);
+	dataset_stop = &interrupt_signal;
+	ret = ensure_datasets(r);
+	if (ret)
+		return ret;
+	if (runner_remove_stale_workdirs(o->dir))
+		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o->dir);
+	if (runner_make_workdir(r, o->dir)) {
+		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));
+		return 1;
+	}
+	prepare_cases(r);
+	return 0;
+}
+
+int run_measure(struct runner *r)
+{
+	int ret;
+
+	start_counting(r);
+	if (runner_run_all(r) == -ENOMEM) {
+		fprintf(stderr, "bench: out of memory for %zu cases\n", r->ncases);
+		runner_remove_workdir(r);
+		return 1;
+	}
+	ret = finish(r);
+	return interrupt_signal ? interrupt_exit_code() : ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct runner r = { .o = &o };
-	char made[PATH_MAX];
-	int ret, err;
+	int ret;
 
 	ret = options_parse(argc, argv, &o);
 	if (ret)
@@ -334,50 +387,13 @@ int cmd_run(int argc, char **argv)
 	ret = check_out_dir(o.out);
 	if (ret)
 		return ret;
+	if (o.fs.n)
+		return run_filesystems(&o);
 	progress_init(&r.progress, o.quiet);
-	err = make_dirs(o.dir, made, sizeof(made));
-	if (err) {
-		fprintf(stderr, "bench: --dir '%s': %s\n", o.dir, strerror(-err));
-		unmake_dirs(o.dir, made);
-		return 2;
-	}
-	ret = plan_build(&r);
+	ret = run_prepare(&r);
 	if (!ret)
-		ret = check_foreign_datasets(&r);
-	if (!ret)
-		ret = check_free_space(&r);
-	if (ret) {
-		unmake_dirs(o.dir, made);
-		goto out_free;
-	}
-	sysinfo_collect(o.dir, &r.env);
-	show_plan(&r);
-	if (!o.quiet)
-		warn_writeback(&r);
-	dataset_stop = &interrupt_signal;
-	ret = ensure_datasets(&r);
-	if (ret)
-		goto out_free;
-	if (runner_remove_stale_workdirs(o.dir))
-		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o.dir);
-	if (runner_make_workdir(&r, o.dir)) {
-		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o.dir, strerror(errno));
-		ret = 1;
-		goto out_free;
-	}
-	prepare_cases(&r);
-	start_counting(&r);
-	if (runner_run_all(&r) == -ENOMEM) {
-		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);
-		runner_remove_workdir(&r);
-		ret = 1;
-		goto out_free;
-	}
-	ret = finish(&r);
-	if (interrupt_signal)
-		ret = interrupt_exit_code();
-out_free:
+		ret = run_measure(&r);
 	runner_remove_workdir(&r);
-	runner_free(&r);
+	run_free(&r);
 	return ret;
 }

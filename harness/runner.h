@@ -27,6 +27,8 @@ struct runner {
 	unsigned seq;			/* runs so far: names outputs, orders runs */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
 	struct progress progress;
+	const char *unavailable_note;	/* more lines for the table's
+					 * unavailable list (bench --fs) */
 };
 
 /*
