@@ -16,8 +16,13 @@
 
 enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 
+#define CHECK_MAX_PATHS 32
+
 struct check_opts {
-	const char *base, *cur;
+	/* each side: results folders, runs.csv or baseline files (several:
+	 * their cases kept apart by environment, see checkset.h) */
+	const char *base[CHECK_MAX_PATHS], *cur[CHECK_MAX_PATHS];
+	size_t nbase, ncur;
 	double threshold;	/* fraction: 0.10 for 10% */
 	double alpha;
 	bool absolute, ignore_syscalls, allow_missing, only_syscalls;
