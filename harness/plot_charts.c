@@ -391,9 +391,10 @@ static long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out)
 #define COMPARE_MAX_STRATEGIES 64
 
 /* The strategies of slice s with a result in any environment: the main
- * environment's fastest first, then the others' in their order. */
+ * environment's fastest first, then the others' in their order. rows[j]
+ * is one row of names[j] (for its label). */
 static size_t compare_strategies(struct plot_ctx *ctx, const struct plot_slice *s,
-				 const char **names)
+				 const char **names, const struct plot_row **rows)
 {
 	size_t n = 0;
 
@@ -411,8 +412,10 @@ static size_t compare_strategies(struct plot_ctx *ctx, const struct plot_slice *
 
 			while (j < n && strcmp(names[j], ctx->w[i]->strategy))
 				j++;
-			if (j == n)
+			if (j == n) {
+				rows[n] = ctx->w[i];
 				names[n++] = ctx->w[i]->strategy;
+			}
 		}
 	}
 	return n;
@@ -424,12 +427,14 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 			  struct chart_out *out)
 {
 	const char *names[COMPARE_MAX_STRATEGIES];
-	size_t n = compare_strategies(ctx, s, names);
+	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
+	size_t n = compare_strategies(ctx, s, names, rows);
 	char list[4096] = "", clean[128], var[32];
 
 	for (size_t j = 0, len = 0; j < n && len < sizeof(list); j++) {
 		plot_clean(names[j], clean, sizeof(clean));
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s' ", clean);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s%s' ", clean,
+					strcmp(rows[j]->cls, "device") ? "" : " (device I/O)");
 	}
 	fprintf(out->f, "# %s\n", s->workload);
 	for (size_t e = 0; e < ctx->nenvs; e++) {

@@ -13,6 +13,11 @@
 h = 160 + 460 * nblocks
 w = 1200
 load plotsdir.'/common.gp'
+# a dozen strategies side by side: 16 distinct colours before any repeats
+palette = '#4878a8 #e4803a #5aa05a #c44e52 #8172b2 #937860 #da8bc3 #8c8c8c '. \
+          '#ccb974 #64b5cd #1b3a5c #a0522d #2e8b57 #ff9896 #c5b0d5 #17becf'
+do for [k = 1:16] { set linetype k lc rgb word(palette, k) lw 1 }
+set linetype cycle 16
 set multiplot layout nblocks,1 title ttl
 set style data histograms
 set style histogram clustered gap 1.5
