@@ -31,7 +31,7 @@
 
 #define MIB (1ull << 20)
 #define FS_MIN_SIZE (512 * MIB)	/* mkfs.xfs refuses less than 300M */
-#define FS_MARGIN_MIN (64 * MIB)	/* metadata, the journal, a part in flight */
+#define FS_MARGIN_MIN (64 * MIB)	/* what the runs' checks want free, and more */
 
 struct fs_run {
 	struct testfs_set set;
@@ -56,8 +56,10 @@ static int check_root(const struct testfs_set *set)
 
 /*
  * What the plan writes on each filesystem (its datasets and the largest
- * output) and the size of a filesystem made for it: that, a margin, and no
- * less than FS_MIN_SIZE. Planning also checks the options (exit 2).
+ * output) and the size of a filesystem made for it: that, a quarter more
+ * for what a filesystem keeps for itself (ext4: 5% reserved, the journal,
+ * inode tables; btrfs: metadata twice) and a margin, and no less than
+ * FS_MIN_SIZE. Planning also checks the options (exit 2).
  */
 static int plan_size(struct bench_opts *o, uint64_t *data, uint64_t *size)
 {
@@ -85,7 +87,7 @@ static int plan_size(struct bench_opts *o, uint64_t *data, uint64_t *size)
 	}
 	margin = biggest / 4 > FS_MARGIN_MIN ? biggest / 4 : FS_MARGIN_MIN;
 	*data = total + biggest;
-	*size = (*data + margin + MIB - 1) / MIB * MIB;
+	*size = (*data + *data / 4 + margin + MIB - 1) / MIB * MIB;
 	if (*size < FS_MIN_SIZE)
 		*size = FS_MIN_SIZE;
 	return 0;
