@@ -322,18 +322,26 @@ void run_free(struct runner *r)
 		syscount_session_free(r->sc);
 }
 
+int run_make_dir(const struct bench_opts *o, char *made, size_t n)
+{
+	int err = make_dirs(o->dir, made, n);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
+	unmake_dirs(o->dir, made);
+	return 2;
+}
+
 int run_prepare(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
 	char made[PATH_MAX];
-	int ret, err;
+	int ret;
 
-	err = make_dirs(o->dir, made, sizeof(made));
-	if (err) {
-		fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
-		unmake_dirs(o->dir, made);
-		return 2;
-	}
+	ret = run_make_dir(o, made, sizeof(made));
+	if (ret)
+		return ret;
 	ret = plan_build(r);
 	if (!ret)
 		ret = check_foreign_datasets(r);

@@ -8,6 +8,8 @@
 
 #include "runner.h"
 
+/* mkdir -p --dir; what it made goes to made. 0, or 2 after one line. */
+int run_make_dir(const struct bench_opts *o, char *made, size_t n);
 /*
  * Everything before the first run, in r->o->dir: the plan and its checks,
  * the datasets, the work directory, the cases' preparation. 0, or the exit

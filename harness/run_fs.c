@@ -66,14 +66,11 @@ static int plan_size(struct bench_opts *o, uint64_t *data, uint64_t *size)
 	struct runner r = { .o = o };
 	uint64_t total = 0, biggest = 0, margin;
 	char made[PATH_MAX];
-	int ret, err;
+	int ret;
 
-	err = make_dirs(o->dir, made, sizeof(made));
-	if (err) {
-		fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
-		unmake_dirs(o->dir, made);
-		return 2;
-	}
+	ret = run_make_dir(o, made, sizeof(made));
+	if (ret)
+		return ret;
 	ret = plan_build(&r);
 	for (size_t i = 0; i < r.ndatasets; i++) {
 		total += r.datasets[i].size;

@@ -74,13 +74,6 @@ expect_eq path_datasets_kept "$(ls "$T/mnt")" "random-1048576-s1.dat"$'\n'"rando
 umount "$T/mnt"
 
 # 4. SIGINT while the filesystems are made, mid-run, and again and again.
-# wait_for PID GLOB: until a path matches GLOB (or PID ended); 1 if it ended.
-wait_for() {
-	until compgen -G "$2" >/dev/null; do
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.01
-	done
-}
 # interrupted NAME COUNT GLOB: start a long run, wait for GLOB, send SIGINT COUNT times.
 interrupted() {
 	local i
