@@ -111,17 +111,22 @@ static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *bi
 	}
 }
 
+uint64_t run_dir_free(const char *dir)
+{
+	struct statvfs vfs;
+
+	if (statvfs(dir, &vfs))
+		return UINT64_MAX;
+	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
+}
+
 static int check_free_space(const struct runner *r)
 {
-	uint64_t need, biggest, have;
-	struct statvfs vfs;
+	uint64_t need, biggest, have = run_dir_free(r->o->dir);
 	char a[32], b[32];
 
 	space_needed(r, &need, &biggest);
 	need += biggest + (16u << 20);
-	if (statvfs(r->o->dir, &vfs))
-		return 0;
-	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (have >= need)
 		return 0;
 	approx_size(need, a, sizeof(a));

@@ -8,6 +8,8 @@
 
 #include "runner.h"
 
+/* Bytes free for bench in dir; UINT64_MAX when it cannot tell. */
+uint64_t run_dir_free(const char *dir);
 /* mkdir -p --dir; what it made goes to made. 0, or 2 after one line. */
 int run_make_dir(const struct bench_opts *o, char *made, size_t n);
 /*

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MIB (1ull << 20)
@@ -95,13 +94,9 @@ static int check_host_space(const struct bench_opts *o, const struct testfs_set 
 			    uint64_t data)
 {
 	size_t n = testfs_count_images(set);
-	uint64_t need = n * (data + FS_MARGIN_MIN), have;
-	struct statvfs vfs;
+	uint64_t need = n * (data + FS_MARGIN_MIN), have = run_dir_free(o->dir);
 	char a[32], b[32];
 
-	if (!n || statvfs(o->dir, &vfs))
-		return 0;
-	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (have >= need)
 		return 0;
 	format_size(need, a, sizeof(a));
