@@ -11,6 +11,7 @@
 #include "dataset.h"
 #include "strategy.h"
 #include "syscount.h"
+#include "sysinfo.h"
 #include "workload.h"
 
 /* One measured execution of a case. */
@@ -45,6 +46,11 @@ struct run_result {
 struct bench_case {
 	struct case_spec spec;
 	enum cache_mode cache;
+	/* bench --fs: the filesystem the case runs on, when one run measures
+	 * several: the work directory its outputs go to and the environment
+	 * its rows record (fs_type). NULL: the runner's own. */
+	const char *workdir;
+	const struct sysinfo_env *env;
 
 	/* Outcome. */
 	enum { CASE_PENDING, CASE_OK, CASE_FAILED, CASE_UNAVAILABLE } state;

@@ -19,8 +19,13 @@ enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 /* What a case's times are compared relative to (see check.c). */
 enum check_ref { REF_CASES, REF_MEMCPY, REF_ABSOLUTE };
 
+#define CHECK_MAX_PATHS 32
+
 struct check_opts {
-	const char *base, *cur;
+	/* each side: results folders, runs.csv or baseline files (several:
+	 * their cases kept apart by environment, see checkset.h) */
+	const char *base[CHECK_MAX_PATHS], *cur[CHECK_MAX_PATHS];
+	size_t nbase, ncur;
 	double threshold;	/* fraction: 0.05 for 5%; the floor of each case's */
 	double alpha;
 	enum check_ref ref;

@@ -22,7 +22,12 @@
 
 /* ------------------------------------------------------------ cases -- */
 
-static bool case_same(const struct checkset_case *a, const char *const *id)
+static const char *const env_columns[CHECKSET_NENV] = {
+	[CHECKSET_HOST] = "host", [CHECKSET_KERNEL] = "kernel", [CHECKSET_FS] = "fs_type",
+	[CHECKSET_CPU] = "cpu_model",
+};
+
+static bool ids_same(const struct checkset_case *a, const char *const *id)
 {
 	for (size_t i = 0; i < COL_NIDS; i++)
 		if (strcmp(a->id[i], id[i]))
@@ -30,22 +35,47 @@ static bool case_same(const struct checkset_case *a, const char *const *id)
 	return true;
 }
 
+/* Within one set: the same case in the same environment. */
+static bool case_same(const struct checkset_case *a, const char *const *id,
+		      const char *const *env)
+{
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		if (strcmp(a->env[j], env[j]))
+			return false;
+	return ids_same(a, id);
+}
+
 struct checkset_case *checkset_find(const struct checkset *s,
 				    const struct checkset_case *c)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (case_same(&s->c[i], (const char *const *)c->id))
+	unsigned mask = s->env_varies | c->env_varies;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct checkset_case *x = &s->c[i];
+		size_t j = 0;
+
+		while (j < CHECKSET_NENV && (!(mask & (1u << j)) || !*x->env[j] || !*c->env[j] ||
+					     !strcmp(x->env[j], c->env[j])))
+			j++;
+		if (j == CHECKSET_NENV && ids_same(x, (const char *const *)c->id))
 			return &s->c[i];
+	}
 	return NULL;
 }
 
+static void case_free(struct checkset_case *c);
+
 /* The case with these identifying values, added when new; NULL on ENOMEM. */
-struct checkset_case *checkset_case_get(struct checkset *s, const char *const *id)
+struct checkset_case *checkset_case_get_env(struct checkset *s, const char *const *id,
+					    const char *const *env)
 {
+	static const char *const none[CHECKSET_NENV] = { "", "", "", "" };
 	struct checkset_case *c;
 
+	if (!env)
+		env = none;
 	for (size_t i = 0; i < s->n; i++)
-		if (case_same(&s->c[i], id))
+		if (case_same(&s->c[i], id, env))
 			return &s->c[i];
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 32;
@@ -58,16 +88,22 @@ struct checkset_case *checkset_case_get(struct checkset *s, const char *const *i
 	}
 	c = &s->c[s->n];
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < COL_NIDS; i++) {
-		c->id[i] = strdup(id[i]);
-		if (!c->id[i]) {
-			while (i--)
-				free(c->id[i]);
-			return NULL;
-		}
-	}
+	for (size_t i = 0; i < COL_NIDS; i++)
+		if (!(c->id[i] = strdup(id[i])))
+			goto out_free;
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		if (!(c->env[j] = strdup(env[j])))
+			goto out_free;
 	s->n++;
 	return c;
+out_free:
+	case_free(c);
+	return NULL;
+}
+
+struct checkset_case *checkset_case_get(struct checkset *s, const char *const *id)
+{
+	return checkset_case_get_env(s, id, NULL);
 }
 
 int checkset_add_run(struct checkset_case *c, unsigned rep, double wall, double rel)
@@ -144,6 +180,8 @@ static void case_free(struct checkset_case *c)
 {
 	for (size_t i = 0; i < COL_NIDS; i++)
 		free(c->id[i]);
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		free(c->env[j]);
 	for (size_t i = 0; i < c->ncounts; i++)
 		free(c->counts[i].name);
 	free(c->counts);
@@ -224,7 +262,11 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 		len += (size_t)snprintf(out + len, n - len, " part %s", buf);
 	}
 	if (len < n && strcmp(c->id[CID_FSYNC], "1") == 0)
-		snprintf(out + len, n - len, " fsync");
+		len += (size_t)snprintf(out + len, n - len, " fsync");
+	for (size_t j = 0, k = 0; j < CHECKSET_NENV && len < n; j++)
+		if ((c->env_varies & (1u << j)) && *c->env[j])
+			len += (size_t)snprintf(out + len, n - len, "%s%s", k++ ? ", " : " on ",
+						c->env[j]);
 }
 
 /* ---------------------------------------------------------- tables -- */
@@ -250,6 +292,19 @@ void checkset_row_ids(const struct csv_table *t, size_t row, const int *idc,
 		id[i] = csv_cell(t, row, (size_t)idc[i]);
 }
 
+void checkset_table_env(const struct csv_table *t, enum col_file f, int *envc)
+{
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		envc[j] = columns_csv_col(t, f, env_columns[j]);
+}
+
+void checkset_row_env(const struct csv_table *t, size_t row, const int *envc,
+		      const char **env)
+{
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		env[j] = envc[j] < 0 ? "" : csv_cell(t, row, (size_t)envc[j]);
+}
+
 /* A flag column of a row: true unless "0" or "false"; dflt without the column. */
 static bool row_flag(const struct csv_table *t, size_t row, int col, bool dflt)
 {
@@ -266,13 +321,14 @@ static int load_run_row(struct checkset *s, const struct csv_table *t,
 			const char *path, char *why, size_t n)
 {
 	const char *id[COL_NIDS], *wall_s = csv_cell(t, row, (size_t)col[1]);
-	const char *rep_s = csv_cell(t, row, (size_t)col[0]);
+	const char *rep_s = csv_cell(t, row, (size_t)col[0]), *env[CHECKSET_NENV];
 	struct checkset_case *c;
 	uint64_t rep, total;
 	double wall;
 
 	checkset_row_ids(t, row, idc, id);
-	c = checkset_case_get(s, id);
+	checkset_row_env(t, row, col + 5, env);
+	c = checkset_case_get_env(s, id, env);
 	if (!c)
 		return -ENOMEM;
 	if (col[3] >= 0 && *csv_cell(t, row, (size_t)col[3])) {
@@ -296,12 +352,13 @@ bad:
 static int load_runs(struct checkset *s, const struct csv_table *t,
 		     const char *path, char *why, size_t n)
 {
-	int idc[COL_NIDS], col[5], err;
+	int idc[COL_NIDS], col[5 + CHECKSET_NENV], err;
 
 	err = checkset_table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
 	col[4] = columns_csv_col(t, COLFILE_RUNS, "retried");
+	checkset_table_env(t, COLFILE_RUNS, col + 5);
 	col[0] = columns_csv_col(t, COLFILE_RUNS, "rep");
 	col[1] = columns_csv_col(t, COLFILE_RUNS, "wall_ns");
 	col[2] = columns_csv_col(t, COLFILE_RUNS, "verified");
@@ -317,11 +374,12 @@ static int load_runs(struct checkset *s, const struct csv_table *t,
 static int load_syscalls(struct checkset *s, const struct csv_table *t,
 			 const char *path, char *why, size_t n)
 {
-	int idc[COL_NIDS], name_c, count_c, err;
+	int idc[COL_NIDS], envc[CHECKSET_NENV], name_c, count_c, err;
 
 	err = checkset_table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
+	checkset_table_env(t, COLFILE_SYSCALLS, envc);
 	name_c = columns_csv_col(t, COLFILE_SYSCALLS, "syscall");
 	count_c = columns_csv_col(t, COLFILE_SYSCALLS, "count");
 	if (name_c < 0 || count_c < 0) {
@@ -329,7 +387,7 @@ static int load_syscalls(struct checkset *s, const struct csv_table *t,
 		return -EINVAL;
 	}
 	for (size_t row = 0; row < t->nrows; row++) {
-		const char *id[COL_NIDS];
+		const char *id[COL_NIDS], *env[CHECKSET_NENV];
 		const char *cnt = csv_cell(t, row, (size_t)count_c);
 		struct checkset_case *c;
 		uint64_t v;
@@ -341,7 +399,8 @@ static int load_syscalls(struct checkset *s, const struct csv_table *t,
 			return -EINVAL;
 		}
 		checkset_row_ids(t, row, idc, id);
-		c = checkset_case_get(s, id);
+		checkset_row_env(t, row, envc, env);
+		c = checkset_case_get_env(s, id, env);
 		if (!c || checkset_set_count(c, csv_cell(t, row, (size_t)name_c), v))
 			return -ENOMEM;
 	}
@@ -352,7 +411,7 @@ static int load_syscalls(struct checkset *s, const struct csv_table *t,
 static int load_status(struct checkset *s, const char *path, char *why, size_t n)
 {
 	struct csv_table t;
-	int idc[COL_NIDS], sc, err;
+	int idc[COL_NIDS], envc[CHECKSET_NENV], sc, err;
 
 	err = csv_read(path, &t, why, n);
 	if (err)
@@ -360,13 +419,15 @@ static int load_status(struct checkset *s, const char *path, char *why, size_t n
 	err = checkset_table_ids(&t, path, idc, why, n);
 	if (err)
 		goto out_free;
+	checkset_table_env(&t, COLFILE_SUMMARY, envc);
 	sc = columns_csv_col(&t, COLFILE_SUMMARY, "status");
 	for (size_t row = 0; sc >= 0 && row < t.nrows && !err; row++) {
-		const char *id[COL_NIDS];
+		const char *id[COL_NIDS], *env[CHECKSET_NENV];
 		struct checkset_case *c;
 
 		checkset_row_ids(&t, row, idc, id);
-		c = checkset_case_get(s, id);
+		checkset_row_env(&t, row, envc, env);
+		c = checkset_case_get_env(s, id, env);
 		free(c ? c->status : NULL);
 		if (!c || !(c->status = strdup(csv_cell(&t, row, (size_t)sc))))
 			err = -ENOMEM;
@@ -383,10 +444,18 @@ bool checkset_failed(const struct checkset_case *c)
 
 /* ------------------------------------------------------- reference -- */
 
+static bool same_env(const struct checkset_case *a, const struct checkset_case *b)
+{
+	for (size_t j = 0; j < CHECKSET_NENV; j++)
+		if (strcmp(a->env[j], b->env[j]))
+			return false;
+	return true;
+}
+
 /*
  * The in-run reference of a case: the median wall time of all the run's
- * `limit/memcpy` runs of the same size (those of the same dataset when there
- * are any). One figure per run: pairing each rep with its own memcpy run
+ * `limit/memcpy` runs of the same size and environment (those of the same
+ * dataset when there are any). One figure per run: pairing each rep with its own memcpy run
  * adds that short run's noise to every sample (seen as p-values of 0.16 for
  * a case 3.5x slower on a loaded machine); the median keeps the machine's
  * level and drops the noise. NAN when there is none.
@@ -400,7 +469,7 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 		for (size_t i = 0; i < s->n; i++) {
 			const struct checkset_case *r = &s->c[i];
 
-			if (!checkset_is_memcpy(r) ||
+			if (!checkset_is_memcpy(r) || !same_env(r, c) ||
 			    strcmp(r->id[CID_SIZE], c->id[CID_SIZE]) ||
 			    (same_ds && strcmp(r->id[CID_DATASET], c->id[CID_DATASET])))
 				continue;
@@ -411,9 +480,22 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 	return sample_median(v, nv);
 }
 
+/* Which environment columns differ between the cases; each case learns it. */
+static void env_varies(struct checkset *s)
+{
+	s->env_varies = 0;
+	for (size_t i = 1; i < s->n; i++)
+		for (size_t j = 0; j < CHECKSET_NENV; j++)
+			if (strcmp(s->c[i].env[j], s->c[0].env[j]))
+				s->env_varies |= 1u << j;
+	for (size_t i = 0; i < s->n; i++)
+		s->c[i].env_varies = s->env_varies;
+}
+
 /* Divides every run of every non-limit case by its in-run reference. */
 static void normalise(struct checkset *s)
 {
+	env_varies(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct checkset_case *c = &s->c[i];
 		double ref = reference_of(s, c);
@@ -496,12 +578,10 @@ static int load_dir(struct checkset *s, const char *dir, char *why, size_t n)
 		err = load_file(s, sys, &kind, why, n);
 	if (!err && is_file(sum))
 		err = load_status(s, sum, why, n);
-	if (!err)
-		normalise(s);
 	return err;
 }
 
-int checkset_load(struct checkset *s, const char *path, char *why, size_t n)
+int checkset_load_more(struct checkset *s, const char *path, char *why, size_t n)
 {
 	struct stat st;
 	enum file_kind kind;
@@ -509,10 +589,10 @@ int checkset_load(struct checkset *s, const char *path, char *why, size_t n)
 	const char *slash;
 	int err;
 
-	memset(s, 0, sizeof(*s));
 	if (stat(path, &st)) {
-		snprintf(why, n, "%s: %s", path, strerror(errno));
-		return -errno;
+		err = -errno;
+		snprintf(why, n, "%s: %s", path, strerror(-err));
+		goto out;
 	}
 	if (S_ISDIR(st.st_mode))
 		err = load_dir(s, path, why, n);
@@ -528,11 +608,16 @@ int checkset_load(struct checkset *s, const char *path, char *why, size_t n)
 		snprintf(sys, sizeof(sys), "syscalls.csv");
 	if (is_file(sys))
 		err = load_file(s, sys, &kind, why, n);
-	if (!err)
-		normalise(s);
 out:
 	if (err)
 		checkset_free(s);
+	else
+		normalise(s);
 	return err;
 }
 
+int checkset_load(struct checkset *s, const char *path, char *why, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	return checkset_load_more(s, path, why, n);
+}

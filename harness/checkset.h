@@ -4,6 +4,14 @@
  * as `bench check` compares them: per case its identifying columns, its
  * per-run times (absolute, and relative to the in-run memcpy reference) and
  * its system-call counts. The identifying columns are those of columns.h.
+ *
+ * Cases are also told apart by their environment (host, kernel, fs_type,
+ * cpu_model), so that results of several folders, or of a bench --fs run of
+ * several filesystems, are never merged into one case. When two sets are
+ * compared, a case matches on the environment columns that vary within
+ * either set (and are recorded on both sides): the same filesystem against
+ * the same filesystem, while a kernel that changed between the two sides
+ * is what the comparison is about.
  */
 #ifndef COPYBENCH_CHECKSET_H
 #define COPYBENCH_CHECKSET_H
@@ -19,8 +27,13 @@ struct checkset_count {
 	uint64_t count;
 };
 
+/* The environment columns cases are told apart by. */
+enum { CHECKSET_HOST, CHECKSET_KERNEL, CHECKSET_FS, CHECKSET_CPU, CHECKSET_NENV };
+
 struct checkset_case {
 	char *id[COL_NIDS];
+	char *env[CHECKSET_NENV];	/* "" when the file has no such column */
+	unsigned env_varies;	/* its set's mask of varying env columns */
 	unsigned *rep;		/* per run */
 	double *wall;		/* per run, ns */
 	double *rel;		/* per run, wall / memcpy of the same rep */
@@ -36,6 +49,7 @@ struct checkset_case {
 struct checkset {
 	struct checkset_case *c;
 	size_t n, cap;
+	unsigned env_varies;	/* 1 << CHECKSET_*: differs between cases */
 };
 
 /* Did the case fail in that run (summary.csv says so)? */
@@ -47,8 +61,11 @@ bool checkset_failed(const struct checkset_case *c);
  * or a baseline file. 0, or -errno with why filled.
  */
 int checkset_load(struct checkset *s, const char *path, char *why, size_t n);
+/* One more folder or file into s (its cases kept apart by environment). */
+int checkset_load_more(struct checkset *s, const char *path, char *why, size_t n);
 void checkset_free(struct checkset *s);
-/* The case with the same identifying columns as c, or NULL. */
+/* The case with the same identifying columns as c, in the same environment
+ * as far as either set tells environments apart; or NULL. */
 struct checkset_case *checkset_find(const struct checkset *s,
 				    const struct checkset_case *c);
 /* Whether the case is a machine-limit row (a WORKLOAD_LIMITS workload). */

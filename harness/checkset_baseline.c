@@ -200,9 +200,14 @@ int checkset_save(const struct checkset *s, const char *path, char *why,
 	static const char *const extra[] = { "runs", "median_ns" };
 	const size_t cellsz = 1 << 20;
 	struct csv_writer w;
-	char *cell = malloc(cellsz);
+	char *cell;
 	int err;
 
+	if (s->env_varies) {	/* a baseline file has no environment columns */
+		snprintf(why, n, "the results hold several machines, kernels or filesystems; save a baseline from the results of one");
+		return -EINVAL;
+	}
+	cell = malloc(cellsz);
 	if (!cell)
 		return -ENOMEM;
 	err = csv_open(&w, path);

@@ -18,11 +18,13 @@
 
 static void check_usage(FILE *f)
 {
-	fputs("usage: bench check --baseline BASE --current CUR [--threshold 5%] [--alpha 0.01]\n"
+	fputs("usage: bench check --baseline BASE... --current CUR... [--threshold 5%] [--alpha 0.01]\n"
 	      "                   [--vs cases|memcpy|absolute] [--absolute] [--ci]\n"
 	      "                   [--only-syscalls] [--ignore-syscalls] [--allow-missing]\n"
 	      "                   [--uncorrected] [--format table|csv|json|markdown]\n"
-	      "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save).\n"
+	      "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save);\n"
+	      "repeat --baseline or --current to read several: cases of other hosts, kernels or\n"
+	      "filesystems are kept apart, and matched to the same ones on the other side.\n"
 	      "A case regresses when its runs are slower (Mann-Whitney, Holm over all cases, alpha)\n"
 	      "by more than its threshold (--threshold, or twice its robust spread when wider),\n"
 	      "relative to the other cases' common change (--vs cases, default) and in plain time.\n"
@@ -126,8 +128,17 @@ static int check_opt(struct check_opts *o, int opt, const char *val, FILE *err)
 	int bad = 0;
 
 	switch (opt) {
-	case OPT_BASELINE: o->base = val; break;
-	case OPT_CURRENT: o->cur = val; break;
+	case OPT_BASELINE:
+	case OPT_CURRENT:
+		if ((opt == OPT_BASELINE ? o->nbase : o->ncur) == CHECK_MAX_PATHS) {
+			fprintf(err, "bench check: more than %d --%s\n", CHECK_MAX_PATHS, check_opt_name(opt));
+			return -EINVAL;
+		}
+		if (opt == OPT_BASELINE)
+			o->base[o->nbase++] = val;
+		else
+			o->cur[o->ncur++] = val;
+		break;
 	case OPT_THRESHOLD: bad = parse_threshold(val, &o->threshold); break;
 	case OPT_ALPHA: bad = parse_alpha(val, &o->alpha); break;
 	case OPT_FORMAT: bad = parse_format(val, &o->format); break;
@@ -177,7 +188,7 @@ static int check_parse(struct check_opts *o, int argc, char **argv, FILE *out,
 		fprintf(err, "bench check: unexpected argument '%s' (see bench check --help)\n", argv[optind]);
 		return -EINVAL;
 	}
-	if (!o->base || !o->cur) {
+	if (!o->nbase || !o->ncur) {
 		fprintf(err, "bench check: --baseline and --current are both required (see bench check --help)\n");
 		return -EINVAL;
 	}
@@ -186,28 +197,39 @@ static int check_parse(struct check_opts *o, int argc, char **argv, FILE *out,
 
 /* ------------------------------------------------------------ CLI -- */
 
+/* One side's paths into s. 0, or -1 after one line naming the problem. */
+static int check_load_side(struct checkset *s, const char *const *paths, size_t n,
+			   const char *side, FILE *err)
+{
+	char why[512] = "";
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		if (checkset_load_more(s, paths[i], why, sizeof(why))) {
+			fprintf(err, "bench check: %s: %s\n", side, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int check_cli(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct checkset bs, cs;
 	struct check_report rep;
 	struct check_opts o;
-	char why[512] = "";
 	int ret = 2;
 
 	ret = check_parse(&o, argc, argv, out, err);
 	if (ret)
 		return ret > 0 ? 0 : 2;
 	ret = 2;
-	if (checkset_load(&bs, o.base, why, sizeof(why))) {
-		fprintf(err, "bench check: baseline: %s\n", why);
+	if (check_load_side(&bs, o.base, o.nbase, "baseline", err))
 		return 2;
-	}
-	if (checkset_load(&cs, o.cur, why, sizeof(why))) {
-		fprintf(err, "bench check: current: %s\n", why);
+	if (check_load_side(&cs, o.cur, o.ncur, "current", err))
 		goto out_free_base;
-	}
 	if (!bs.n || !cs.n) {
-		fprintf(err, "bench check: %s: no cases in it\n", bs.n ? o.cur : o.base);
+		fprintf(err, "bench check: %s: no cases in it\n", bs.n ? o.cur[0] : o.base[0]);
 		goto out_free_cur;
 	}
 	if (check_compare(&bs, &cs, &o, &rep, err))

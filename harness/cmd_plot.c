@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_plot.c - `bench plot [RESULTS_DIR]`: turns a results folder into charts.
+ * cmd_plot.c - `bench plot [--out DIR] [RESULTS_DIR...]`: turns results
+ * folders into charts (several: from other machines, kernels or
+ * filesystems, kept apart by their environment columns).
  *
  * The C side reads summary.csv (and hyperfine-*.csv when present), decides
  * which slice of the results each chart shows and whether the chart has data
@@ -12,16 +14,23 @@
 #include "plot.h"
 #include "plot_internal.h"
 
+#include "fsinfo.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static void plot_usage(FILE *f)
 {
-	fputs("usage: bench plot [RESULTS_DIR]\n"
+	fputs("usage: bench plot [--out DIR] [RESULTS_DIR...]\n"
 	      "Draws the charts of a results folder (default: the latest under results/)\n"
 	      "as PNG and SVG files beside its CSVs, with gnuplot and the scripts in plots/.\n"
+	      "Several folders (other machines, kernels, filesystems) are drawn together into\n"
+	      "--out (default results/compare-<UTC stamp>): the compare chart puts them side\n"
+	      "by side, labelled by what differs; rows of different ones are never pooled.\n"
 	      "Charts without data for their question are skipped with a line saying why.\n"
 	      "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.\n", f);
 }
@@ -33,35 +42,86 @@ static int plot_bad_argument(const char *arg)
 	return 2;
 }
 
-/* Parses argv into ctx->dir. 0, -1 after --help, or the exit code to return. */
+/*
+ * Where the charts go: --out (already in ctx->dir), the one folder read, or
+ * a new compare folder; made when missing.
+ */
+static int plot_out_dir(struct plot_ctx *ctx)
+{
+	char stamp[32], made[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	int err;
+
+	if (!ctx->dir[0] && ctx->ninputs == 1) {
+		snprintf(ctx->dir, sizeof(ctx->dir), "%s", ctx->inputs[0]);
+		return 0;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (!ctx->dir[0])
+		snprintf(ctx->dir, sizeof(ctx->dir), "results/compare-%s", stamp);
+	err = make_dirs(ctx->dir, made, sizeof(made));
+	if (err) {
+		fprintf(stderr, "bench plot: --out '%s': %s\n", ctx->dir, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Parses argv into ctx->inputs and ctx->dir (--out, or ""). 0, -1 after
+ * --help, or the exit code to return. */
 static int plot_parse_args(struct plot_ctx *ctx, int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "out", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char latest[PATH_MAX];
+	const char *out = NULL;
 	int opt;
 
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc then forgets a half-read "-abc" */
 	while ((opt = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		if (opt == 'o') {
+			out = optarg;
+			continue;
+		}
 		if (opt != 'h')
 			return plot_bad_argument(argv[optind - 1]);
 		plot_usage(stdout);
 		return -1;
 	}
-	if (argc - optind > 1)
-		return plot_bad_argument(argv[optind + 1]);
-	if (optind < argc) {
-		snprintf(ctx->dir, sizeof(ctx->dir), "%s", argv[optind]);
-	} else if (!plot_latest_results(ctx->dir, sizeof(ctx->dir))) {
-		fprintf(stderr, "bench plot: no results folder under results/; run bench first or name one\n");
-		return 1;
+	if (argc - optind > PLOT_MAX_INPUTS)
+		return plot_bad_argument(argv[optind + PLOT_MAX_INPUTS]);
+	for (int i = optind; i < argc; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "bench plot: '%s' is not a results folder\n", argv[i]);
+			plot_usage(stderr);
+			return 2;
+		}
+		ctx->inputs[ctx->ninputs++] = argv[i];
 	}
-	if (strpbrk(ctx->dir, "\"'\\")) {
-		fprintf(stderr, "bench plot: %s: quotes or backslashes in the folder name are not supported\n", ctx->dir);
-		return 2;
+	if (!ctx->ninputs) {
+		if (!plot_latest_results(latest, sizeof(latest))) {
+			fprintf(stderr, "bench plot: no results folder under results/; run bench first or name one\n");
+			return 1;
+		}
+		ctx->inputs[ctx->ninputs++] = latest;
 	}
+	for (size_t i = 0; i <= ctx->ninputs; i++) {
+		const char *name = i < ctx->ninputs ? ctx->inputs[i] : out;
+
+		if (name && strpbrk(name, "\"'\\")) {
+			fprintf(stderr, "bench plot: %s: quotes or backslashes in the folder name are not supported\n", name);
+			return 2;
+		}
+	}
+	snprintf(ctx->dir, sizeof(ctx->dir), "%s", out ? out : "");
 	return 0;
 }
 
@@ -87,7 +147,7 @@ static int plot_results(struct plot_ctx *ctx)
 
 	if (plot_load_summary(ctx))
 		goto out_free_rows;
-	n = ctx->nrows ? ctx->nrows : 1;
+	n = ctx->nall ? ctx->nall : 1;
 	ctx->v = calloc(2 * n, sizeof(*ctx->v));
 	ctx->w = calloc(n, sizeof(*ctx->w));
 	if (!ctx->v || !ctx->w)
@@ -98,9 +158,7 @@ out_free_work:
 	free(ctx->v);
 	free(ctx->w);
 out_free_rows:
-	free(ctx->rows);
-	if (ctx->sum.header)
-		csv_free(&ctx->sum);
+	plot_free_summary(ctx);
 	return ret;
 }
 
@@ -114,6 +172,8 @@ int cmd_plot(int argc, char **argv)
 	ret = plot_parse_args(ctx, argc, argv);
 	if (!ret)
 		ret = plot_find_tools(ctx);
+	if (!ret)
+		ret = plot_out_dir(ctx);
 	if (!ret)
 		ret = plot_results(ctx);
 	free(ctx);

@@ -10,6 +10,7 @@
 #include "memstate.h"
 #include "tune.h"
 #include "report.h"
+#include "run.h"
 #include "units.h"
 #include "fsinfo.h"
 
@@ -111,17 +112,22 @@ static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *bi
 	}
 }
 
+uint64_t run_dir_free(const char *dir)
+{
+	struct statvfs vfs;
+
+	if (statvfs(dir, &vfs))
+		return UINT64_MAX;
+	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
+}
+
 static int check_free_space(const struct runner *r)
 {
-	uint64_t need, biggest, have;
-	struct statvfs vfs;
+	uint64_t need, biggest, have = run_dir_free(r->o->dir);
 	char a[32], b[32];
 
 	space_needed(r, &need, &biggest);
 	need += biggest + (16u << 20);
-	if (statvfs(r->o->dir, &vfs))
-		return 0;
-	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (have >= need)
 		return 0;
 	approx_size(need, a, sizeof(a));
@@ -313,7 +319,7 @@ static int finish(struct runner *r)
 	return ret;
 }
 
-static void runner_free(struct runner *r)
+void run_free(struct runner *r)
 {
 	for (size_t i = 0; i < r->ncases; i++)
 		free(r->cases[i].runs);
@@ -323,13 +329,95 @@ static void runner_free(struct runner *r)
 		syscount_session_free(r->sc);
 }
 
+int run_make_dir(const struct bench_opts *o, char *made, size_t n)
+{
+	int err = make_dirs(o->dir, made, n);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
+	unmake_dirs(o->dir, made);
+	return 2;
+}
+
+int run_prepare(struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	char made[PATH_MAX];
+	int ret;
+
+	ret = run_make_dir(o, made, sizeof(made));
+	if (ret)
+		return ret;
+	ret = plan_build(r);
+	if (!ret)
+		ret = check_foreign_datasets(r);
+	if (!ret)
+		ret = check_free_space(r);
+	if (ret) {
+		unmake_dirs(o->dir, made);
+		return ret;
+	}
+	sysinfo_collect(o->dir, &r->env);
+	show_plan(r);
+	if (!o->quiet)
+		warn_writeback(r);
+	dataset_stop = &interrupt_signal;
+	ret = ensure_datasets(r);
+	if (ret)
+		return ret;
+	if (runner_remove_stale_workdirs(o->dir))
+		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o->dir);
+	if (runner_make_workdir(r, o->dir)) {
+		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));
+		return 1;
+	}
+	prepare_cases(r);
+	return 0;
+}
+
+/* --tune: the machine quieted for the measurement; 2 when it cannot be. */
+static int tune_begin(const struct runner *r, struct tune_state *tune)
+{
+	char said[256];
+
+	if (!r->o->tune)
+		return 0;
+	if (tune_apply(tune, said, sizeof(said))) {
+		fprintf(stderr, "bench: --tune: %s\n", said);
+		return 2;
+	}
+	progress_line(&r->progress, "bench: --tune: %s", said);
+	return 0;
+}
+
+int run_measure(struct runner *r)
+{
+	struct tune_state tune = { 0 };
+	int ret = tune_begin(r, &tune);
+
+	if (ret)
+		return ret;
+	start_counting(r);
+	if (runner_run_all(r) == -ENOMEM) {
+		fprintf(stderr, "bench: out of memory for %zu cases\n", r->ncases);
+		runner_remove_workdir(r);
+		ret = 1;
+		goto out_restore;
+	}
+	ret = finish(r);
+	if (interrupt_signal)
+		ret = interrupt_exit_code();
+out_restore:
+	tune_restore(&tune);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct runner r = { .o = &o };
-	struct tune_state tune = { 0 };
-	char made[PATH_MAX];
-	int ret, err;
+	int ret;
 
 	ret = options_parse(argc, argv, &o);
 	if (ret)
@@ -337,61 +425,13 @@ int cmd_run(int argc, char **argv)
 	ret = check_out_dir(o.out);
 	if (ret)
 		return ret;
+	if (o.fs.n)
+		return run_filesystems(&o);
 	progress_init(&r.progress, o.quiet);
-	err = make_dirs(o.dir, made, sizeof(made));
-	if (err) {
-		fprintf(stderr, "bench: --dir '%s': %s\n", o.dir, strerror(-err));
-		unmake_dirs(o.dir, made);
-		return 2;
-	}
-	ret = plan_build(&r);
+	ret = run_prepare(&r);
 	if (!ret)
-		ret = check_foreign_datasets(&r);
-	if (!ret)
-		ret = check_free_space(&r);
-	if (ret) {
-		unmake_dirs(o.dir, made);
-		goto out_free;
-	}
-	sysinfo_collect(o.dir, &r.env);
-	show_plan(&r);
-	if (!o.quiet)
-		warn_writeback(&r);
-	dataset_stop = &interrupt_signal;
-	ret = ensure_datasets(&r);
-	if (ret)
-		goto out_free;
-	if (runner_remove_stale_workdirs(o.dir))
-		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o.dir);
-	if (runner_make_workdir(&r, o.dir)) {
-		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o.dir, strerror(errno));
-		ret = 1;
-		goto out_free;
-	}
-	prepare_cases(&r);
-	if (o.tune) {
-		char said[256];
-
-		if (tune_apply(&tune, said, sizeof(said))) {
-			fprintf(stderr, "bench: --tune: %s\n", said);
-			ret = 2;
-			goto out_free;
-		}
-		progress_line(&r.progress, "bench: --tune: %s", said);
-	}
-	start_counting(&r);
-	if (runner_run_all(&r) == -ENOMEM) {
-		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);
-		runner_remove_workdir(&r);
-		ret = 1;
-		goto out_free;
-	}
-	ret = finish(&r);
-	if (interrupt_signal)
-		ret = interrupt_exit_code();
-out_free:
-	tune_restore(&tune);
+		ret = run_measure(&r);
 	runner_remove_workdir(&r);
-	runner_free(&r);
+	run_free(&r);
 	return ret;
 }

@@ -240,8 +240,9 @@ static const struct column syscalls_cols[] = {
 static const struct column env_cols[] = {
 	{ "host", COL_STR, 0, false, ROLE_ENV, "", "host name", ENV(host) },
 	{ "kernel", COL_STR, 0, false, ROLE_ENV, "", "kernel release (uname -r)", ENV(kernel) },
-	{ "fs_type", COL_STR, 0, false, ROLE_ENV, "", "filesystem under `--dir`", ENV(fs_type) },
+	{ "fs_type", COL_STR, 0, false, ROLE_ENV, "", "filesystem the case ran on: the one under `--dir`, or its `--fs` filesystem", ENV(fs_type) },
 	{ "cpu_model", COL_STR, 0, false, ROLE_ENV, "", "CPU model name", ENV(cpu_model) },
+	{ "fs_options", COL_STR, 0, true, ROLE_ENV, "", "`bench --fs`: how bench made the filesystem under test (mkfs options, size, loop device); empty when bench did not make it", ENV(fs_options) },
 };
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))

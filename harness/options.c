@@ -17,6 +17,7 @@ enum {
 	OPT_SEED, OPT_FORMAT, OPT_HELP, OPT_VERSION, OPT_PART_SIZE,
 	OPT_BATCH_LINES, OPT_QUEUE_DEPTH, OPT_THREADS, OPT_FSYNC, OPT_PLOT,
 	OPT_DROP_CACHES, OPT_SYSCALLS, OPT_QUIET, OPT_NO_LIMITS, OPT_MAX_RUNS, OPT_TUNE,
+	OPT_FS, OPT_FS_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -33,6 +34,8 @@ static const struct option long_opts[] = {
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "fs", required_argument, NULL, OPT_FS },
+	{ "fs-size", required_argument, NULL, OPT_FS_SIZE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "part-size", required_argument, NULL, OPT_PART_SIZE },
@@ -98,6 +101,10 @@ void options_usage(FILE *f)
 "  --dir DIR             where sources and outputs live: picks the filesystem under test\n"
 "                        (default datasets/cache; datasets are reused between runs)\n"
 "  --out DIR             results folder (default results/<UTC stamp>-<host>)\n"
+"  --fs LIST             run the plan on each filesystem, interleaved: ext4, xfs, btrfs\n"
+"                        and tmpfs are made for the run (root; loop devices over sparse\n"
+"                        files in --dir) and removed after; a path is a mounted one\n"
+"  --fs-size SIZE        size of each filesystem made (default: what the plan needs)\n"
 "  --format FMT          table, csv or json on stdout (default table)\n"
 "  --plot                draw the charts after the run (needs gnuplot)\n"
 "  --quiet               no progress on stderr\n"
@@ -107,6 +114,7 @@ void options_usage(FILE *f)
 "  bench --all --size 200M                      the main job: every workload and strategy\n"
 "  bench --strategy readwrite,splice --buffer 8K,64K,4M --size 1G --cache both\n"
 "  bench --workload transform --strategy pipe,tcp,tcp-nodelay --batch-lines 1,5000\n"
+"  bench --fs ext4,xfs,btrfs,tmpfs --workload copy,split --size 200M\n"
 "\n"
 "Exit status: 0 ok, 1 a run or a verification failed, 2 usage error,\n"
 "130/143 interrupted by SIGINT/SIGTERM.\n", f);
@@ -280,6 +288,12 @@ static int parse_one(int opt, struct bench_opts *o)
 		return parse_choice(flag, optarg, o);
 	case OPT_DIR: o->dir = optarg; return 0;
 	case OPT_OUT: o->out = optarg; return 0;
+	case OPT_FS: return parse_str_list(flag, optarg, &o->fs);
+	case OPT_FS_SIZE:
+		if (parse_size(optarg, &v) || v < (64u << 20))
+			return bad(flag, optarg, "not a size of at least 64M");
+		o->fs_size = v;
+		return 0;
 	case OPT_FSYNC: o->fsync = true; return 0;
 	case OPT_PLOT: o->plot = true; return 0;
 	case OPT_QUIET: o->quiet = true; return 0;

@@ -50,6 +50,8 @@ struct bench_opts {
 	enum out_format format;
 	const char *dir;
 	const char *out;
+	struct str_list fs;		/* bench --fs: filesystems to run on */
+	uint64_t fs_size;		/* 0: sized from the plan */
 };
 
 /*

@@ -7,6 +7,7 @@
  * wrote; 0 with why filled skips it (see plot_chart in plot_gnuplot.c).
  */
 #include "plot_internal.h"
+#include "workload.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,158 @@ static long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out)
 	return points;
 }
 
+/* ---------------------------------------------------------- compare -- */
+
+#define COMPARE_MAX_STRATEGIES 64
+
+/* The strategies of slice s with a result in any environment: the main
+ * environment's fastest first, then the others' in their order. rows[j]
+ * is one row of names[j] (for its label). */
+static size_t compare_strategies(struct plot_ctx *ctx, const struct plot_slice *s,
+				 const char **names, const struct plot_row **rows)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k <= ctx->nenvs; k++) {
+		struct plot_slice e = *s;
+		size_t nbest;
+
+		e.by_env = true;
+		e.env = k == 0 ? ctx->main_env : k - 1;
+		if (k > 0 && e.env == ctx->main_env)
+			continue;
+		nbest = plot_best_rows(ctx, &e, ctx->w);
+		for (size_t i = 0; i < nbest && n < COMPARE_MAX_STRATEGIES; i++) {
+			size_t j = 0;
+
+			while (j < n && strcmp(names[j], ctx->w[i]->strategy))
+				j++;
+			if (j == n) {
+				rows[n] = ctx->w[i];
+				names[n++] = ctx->w[i]->strategy;
+			}
+		}
+	}
+	return n;
+}
+
+/* One panel: a line per environment with results in s, a column per
+ * strategy (its fastest row there; NaN where it has none). */
+static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
+			  struct chart_out *out)
+{
+	const char *names[COMPARE_MAX_STRATEGIES];
+	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
+	size_t n = compare_strategies(ctx, s, names, rows);
+	char list[4096] = "", clean[128], var[32];
+
+	for (size_t j = 0, len = 0; j < n && len < sizeof(list); j++) {
+		plot_clean(names[j], clean, sizeof(clean));
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s%s' ", clean,
+					strcmp(rows[j]->cls, "device") ? "" : " (device I/O)");
+	}
+	fprintf(out->f, "# %s\n", s->workload);
+	for (size_t e = 0; e < ctx->nenvs; e++) {
+		struct plot_slice es = *s;
+		size_t nbest;
+
+		es.by_env = true;
+		es.env = e;
+		nbest = plot_best_rows(ctx, &es, ctx->w);
+		if (!nbest)
+			continue;
+		fprintf(out->f, "\"%s\"", ctx->envs[e].label);
+		for (size_t j = 0; j < n; j++) {
+			size_t i = 0;
+
+			while (i < nbest && strcmp(ctx->w[i]->strategy, names[j]))
+				i++;
+			if (i < nbest)
+				fprintf(out->f, " %.3f", plot_mbs(ctx->w[i]->size, ctx->w[i]->median_ns));
+			else
+				fputs(" NaN", out->f);
+		}
+		fputc('\n', out->f);
+	}
+	fputs("\n\n", out->f);
+	snprintf(var, sizeof(var), "names%zu", panel);
+	plot_var_str(&out->vars, var, list);
+	snprintf(var, sizeof(var), "nnames%zu", panel);
+	plot_var_int(&out->vars, var, (long)n);
+}
+
+/* "Strategies across filesystems and kernels", and what they share. */
+static void compare_title(const struct plot_ctx *ctx, struct plot_vars *vars)
+{
+	static const char *const what[PLOT_NENV_FIELDS] = {
+		[PLOT_HOST] = "hosts", [PLOT_KERNEL] = "kernels", [PLOT_FS] = "filesystems",
+		[PLOT_CPU] = "CPUs",
+	};
+	static const char *const shared[PLOT_NENV_FIELDS] = {
+		[PLOT_HOST] = "host ", [PLOT_KERNEL] = "Linux ", [PLOT_FS] = "", [PLOT_CPU] = "",
+	};
+	unsigned mask = plot_env_differs(ctx);
+	char title[1024], clean[160];
+	size_t len = (size_t)snprintf(title, sizeof(title), "Strategies across ");
+
+	for (size_t j = 0, k = 0; j < PLOT_NENV_FIELDS && len < sizeof(title); j++)
+		if (mask & (1u << j))
+			len += (size_t)snprintf(title + len, sizeof(title) - len, "%s%s",
+						k++ ? " and " : "", what[j]);
+	if (!mask && len < sizeof(title))
+		len += (size_t)snprintf(title + len, sizeof(title) - len, "runs");
+	if (len < sizeof(title))
+		len += (size_t)snprintf(title + len, sizeof(title) - len, " (median MiB/s; no bar: cloned or not run)\\n");
+	for (size_t j = 0, k = 0; j < PLOT_NENV_FIELDS && len < sizeof(title); j++) {
+		if ((mask & (1u << j)) || !ctx->envs[0].field[j][0])
+			continue;
+		plot_clean(ctx->envs[0].field[j], clean, sizeof(clean));
+		len += (size_t)snprintf(title + len, sizeof(title) - len, "%s%s%s",
+					k++ ? ", " : "", shared[j], clean);
+	}
+	plot_var_str(vars, "ttl", title);
+}
+
+static bool compare_skips_workload(const char *name)
+{
+	const struct workload *wl = workload_find(name);
+
+	return wl && (wl->flags & WORKLOAD_LIMITS);
+}
+
+/* 7. Strategies side by side in every environment: one group of bars per
+ * filesystem (host, kernel), one panel per workload. */
+static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
+{
+	size_t nrows = ctx->nrows;
+	char panels[4096] = "", text[256];
+	long nblocks = 0;
+
+	if (ctx->nenvs < 2) {
+		snprintf(out->why, sizeof(out->why), "the results come from one machine, kernel and filesystem");
+		return 0;
+	}
+	ctx->nrows = ctx->nall;
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		struct plot_slice s;
+		size_t len = strlen(panels);
+
+		if (!plot_first_workload(ctx, i) || compare_skips_workload(ctx->rows[i].workload) ||
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			continue;
+		compare_panel(ctx, &s, (size_t)nblocks, out);
+		plot_slice_text(&s, text, sizeof(text));
+		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
+		nblocks++;
+	}
+	ctx->nrows = nrows;
+	if (!nblocks)
+		snprintf(out->why, sizeof(out->why), "no successful case in summary.csv");
+	compare_title(ctx, &out->vars);
+	chart_blocks_vars(&out->vars, "panels", panels, nblocks);
+	return nblocks;
+}
+
 /* ----------------------------------------------------------- table -- */
 
 static const struct {
@@ -398,14 +551,15 @@ static const struct {
 	{ "size-scaling", true, chart_size_scaling },
 	{ "cpu-split", true, chart_cpu_split },
 	{ "warm-vs-cold", true, chart_warm_cold },
+	{ "compare", true, chart_compare },
 	{ "hyperfine", false, chart_hyperfine },
 };
 
 void plot_all_charts(struct plot_ctx *ctx)
 {
-	if (!ctx->nrows)
+	if (!ctx->nall)
 		printf("summary.csv: absent or empty in %s; only the hyperfine chart can be drawn\n", ctx->dir);
 	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
-		if (ctx->nrows || !charts[i].needs_summary)
+		if (ctx->nall || !charts[i].needs_summary)
 			plot_chart(ctx, charts[i].name, charts[i].write);
 }

@@ -120,37 +120,132 @@ static void plot_set_field(struct plot_row *r, const struct plot_field *pf,
 		*(uint64_t *)p = strtoull(cell, NULL, 10);
 }
 
-static void plot_fill_row(struct plot_ctx *ctx, size_t i, const int *col)
+static void plot_fill_row(struct plot_row *r, const struct csv_table *t, size_t row,
+			  const int *col)
 {
-	struct plot_row *r = &ctx->rows[i];
-
 	for (size_t f = 0; f < PLOT_NFIELDS; f++)
 		plot_set_field(r, &plot_fields[f],
-			       col[f] < 0 ? "" : csv_cell(&ctx->sum, i, (size_t)col[f]));
+			       col[f] < 0 ? "" : csv_cell(t, row, (size_t)col[f]));
 	/* a clone's time is no copy speed: it is left out of every chart */
 	r->ok = strcmp(r->status, "ok") == 0 && r->median_ns > 0 && r->size > 0 &&
 		strcmp(r->cls, "clone") != 0;
 }
 
-/* The environment column `name` of the first row, cleaned; "" without. */
-static void plot_env_cell(const struct plot_ctx *ctx, const char *name,
-			  char *out, size_t n)
+/* Where each field's column is in the file; -EINVAL naming a missing one. */
+static int plot_columns(const struct csv_table *t, const char *path, int *col)
 {
-	int c = columns_csv_col(&ctx->sum, COLFILE_SUMMARY, name);
-
-	plot_clean(c < 0 ? "" : csv_cell(&ctx->sum, 0, (size_t)c), out, n);
+	for (size_t f = 0; f < PLOT_NFIELDS; f++) {
+		col[f] = columns_csv_col(t, COLFILE_SUMMARY, plot_fields[f].name);
+		if (col[f] < 0 && plot_fields[f].required) {
+			fprintf(stderr, "bench plot: %s: no column %s\n", path, plot_fields[f].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
-/* The machine line of every title, from the first row (or uname). */
+/* ----------------------------------------------------- environments -- */
+
+static const char *const plot_env_columns[PLOT_NENV_FIELDS] = {
+	[PLOT_HOST] = "host", [PLOT_KERNEL] = "kernel", [PLOT_FS] = "fs_type",
+	[PLOT_CPU] = "cpu_model",
+};
+
+/* The environment of a row of input k (its cells f), added when new. */
+static int plot_env_of(struct plot_ctx *ctx, size_t k, const char *const *f, size_t *out)
+{
+	struct plot_env *e;
+
+	for (size_t i = 0; i < ctx->nenvs; i++) {
+		size_t j = 0;
+
+		while (j < PLOT_NENV_FIELDS && strcmp(ctx->envs[i].field[j], f[j]) == 0)
+			j++;
+		if (ctx->envs[i].input == k && j == PLOT_NENV_FIELDS) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (ctx->nenvs == PLOT_MAX_ENVS) {
+		fprintf(stderr, "bench plot: more than %d machines, kernels and filesystems in these results\n",
+			PLOT_MAX_ENVS);
+		return -E2BIG;
+	}
+	e = &ctx->envs[ctx->nenvs];
+	e->input = k;
+	for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
+		e->field[j] = f[j];
+	*out = ctx->nenvs++;
+	return 0;
+}
+
+unsigned plot_env_differs(const struct plot_ctx *ctx)
+{
+	unsigned mask = 0;
+
+	for (size_t i = 1; i < ctx->nenvs; i++)
+		for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
+			if (strcmp(ctx->envs[i].field[j], ctx->envs[0].field[j]))
+				mask |= 1u << j;
+	return mask;
+}
+
+/* Environment i's label: the values of the fields in mask. */
+static void plot_env_label(struct plot_env *e, unsigned mask)
+{
+	char clean[160];
+	size_t len = 0;
+
+	e->label[0] = '\0';
+	for (size_t j = 0; j < PLOT_NENV_FIELDS && len < sizeof(e->label); j++) {
+		if (!(mask & (1u << j)))
+			continue;
+		plot_clean(e->field[j][0] ? e->field[j] : "?", clean, sizeof(clean));
+		len += (size_t)snprintf(e->label + len, sizeof(e->label) - len, "%s%s",
+					len ? ", " : "", clean);
+	}
+}
+
+/*
+ * Each environment's label: the fields that differ between them; the
+ * results folder's name too where that leaves two alike (two runs of one
+ * machine and filesystem).
+ */
+static void plot_env_labels(struct plot_ctx *ctx)
+{
+	unsigned mask = plot_env_differs(ctx);
+	bool alike[PLOT_MAX_ENVS] = { false };
+
+	for (size_t i = 0; i < ctx->nenvs; i++)
+		plot_env_label(&ctx->envs[i], mask);
+	for (size_t i = 0; i < ctx->nenvs; i++)
+		for (size_t j = 0; j < ctx->nenvs; j++)
+			alike[i] |= i != j && !strcmp(ctx->envs[i].label, ctx->envs[j].label);
+	for (size_t i = 0; i < ctx->nenvs; i++) {
+		struct plot_env *e = &ctx->envs[i];
+		const char *base = strrchr(ctx->inputs[e->input], '/');
+		size_t len = strlen(e->label);
+		char clean[160];
+
+		if (!alike[i])
+			continue;
+		plot_clean(base && base[1] ? base + 1 : ctx->inputs[e->input], clean, sizeof(clean));
+		snprintf(e->label + len, sizeof(e->label) - len, "%s%s", len ? " " : "", clean);
+	}
+}
+
+/* The machine line of every title: the main environment's (or uname). */
 static void plot_fill_env(struct plot_ctx *ctx)
 {
 	char host[128], kernel[128], fs[64];
 	struct utsname u;
 
-	if (ctx->nrows && columns_csv_col(&ctx->sum, COLFILE_SUMMARY, "host") >= 0) {
-		plot_env_cell(ctx, "host", host, sizeof(host));
-		plot_env_cell(ctx, "kernel", kernel, sizeof(kernel));
-		plot_env_cell(ctx, "fs_type", fs, sizeof(fs));
+	if (ctx->nenvs && ctx->envs[ctx->main_env].field[PLOT_HOST][0]) {
+		const struct plot_env *e = &ctx->envs[ctx->main_env];
+
+		plot_clean(e->field[PLOT_HOST], host, sizeof(host));
+		plot_clean(e->field[PLOT_KERNEL], kernel, sizeof(kernel));
+		plot_clean(e->field[PLOT_FS], fs, sizeof(fs));
 		snprintf(ctx->env, sizeof(ctx->env), "host %s, Linux %s, %s", host, kernel,
 			 fs[0] ? fs : "unknown filesystem");
 		return;
@@ -162,47 +257,118 @@ static void plot_fill_env(struct plot_ctx *ctx)
 	}
 }
 
-/* Where each field's column is in the file; -EINVAL naming a missing one. */
-static int plot_columns(const struct plot_ctx *ctx, const char *path, int *col)
+/* ------------------------------------------------------------ loading -- */
+
+/* Appends the rows of input k's table t. 0 or -errno. */
+static int plot_add_rows(struct plot_ctx *ctx, size_t k, const char *path)
 {
-	for (size_t f = 0; f < PLOT_NFIELDS; f++) {
-		col[f] = columns_csv_col(&ctx->sum, COLFILE_SUMMARY, plot_fields[f].name);
-		if (col[f] < 0 && plot_fields[f].required) {
-			fprintf(stderr, "bench plot: %s: no column %s\n", path, plot_fields[f].name);
-			return -EINVAL;
-		}
+	const struct csv_table *t = &ctx->sums[k];
+	struct plot_row *rows;
+	int col[PLOT_NFIELDS], envc[PLOT_NENV_FIELDS];
+	int err = plot_columns(t, path, col);
+
+	if (err)
+		return err;
+	for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
+		envc[j] = columns_csv_col(t, COLFILE_SUMMARY, plot_env_columns[j]);
+	rows = realloc(ctx->rows, (ctx->nall + t->nrows + 1) * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	ctx->rows = rows;
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct plot_row *r = &ctx->rows[ctx->nall];
+		const char *f[PLOT_NENV_FIELDS];
+
+		memset(r, 0, sizeof(*r));
+		plot_fill_row(r, t, i, col);
+		for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
+			f[j] = envc[j] < 0 ? "" : csv_cell(t, i, (size_t)envc[j]);
+		err = plot_env_of(ctx, k, f, &r->env);
+		if (err)
+			return err;
+		ctx->nall++;
 	}
 	return 0;
 }
 
-/* Reads summary.csv if there is one. 0 (also when absent) or -errno. */
-int plot_load_summary(struct plot_ctx *ctx)
+/* Reads input k's summary.csv. Absent: 0 for a single folder (its
+ * hyperfine chart may still be drawn), an error among several. */
+static int plot_load_one(struct plot_ctx *ctx, size_t k)
 {
 	char path[PATH_MAX + 16], why[256];
-	int col[PLOT_NFIELDS];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s", ctx->dir, col_files[COLFILE_SUMMARY].name);
+	snprintf(path, sizeof(path), "%s/%s", ctx->inputs[k], col_files[COLFILE_SUMMARY].name);
 	if (access(path, F_OK) != 0) {
-		plot_fill_env(ctx);
-		return 0;
+		if (ctx->ninputs == 1)
+			return 0;
+		fprintf(stderr, "bench plot: %s: no %s in this folder\n", ctx->inputs[k],
+			col_files[COLFILE_SUMMARY].name);
+		return -ENOENT;
 	}
-	err = csv_read(path, &ctx->sum, why, sizeof(why));
+	err = csv_read(path, &ctx->sums[k], why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "bench plot: %s: %s\n", path, why);
 		return err;
 	}
-	err = plot_columns(ctx, path, col);
+	return plot_add_rows(ctx, k, path);
+}
+
+/* The environment with the most successful rows (the first on a tie)
+ * becomes the main one; its rows move first, in file order. */
+static int plot_pick_main_env(struct plot_ctx *ctx)
+{
+	size_t best = 0, best_n = 0, k = 0;
+	struct plot_row *sorted;
+
+	for (size_t e = 0; e < ctx->nenvs; e++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < ctx->nall; i++)
+			n += ctx->rows[i].env == e && ctx->rows[i].ok;
+		if (n > best_n) {
+			best = e;
+			best_n = n;
+		}
+	}
+	ctx->main_env = best;
+	sorted = calloc(ctx->nall + 1, sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ctx->nall; i++)
+			if ((ctx->rows[i].env == best) == (pass == 0))
+				sorted[k++] = ctx->rows[i];
+	free(ctx->rows);
+	ctx->rows = sorted;
+	ctx->nrows = 0;
+	while (ctx->nrows < ctx->nall && ctx->rows[ctx->nrows].env == best)
+		ctx->nrows++;
+	return 0;
+}
+
+int plot_load_summary(struct plot_ctx *ctx)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < ctx->ninputs && !err; k++)
+		err = plot_load_one(ctx, k);
+	if (!err && ctx->nall)
+		err = plot_pick_main_env(ctx);
 	if (err)
 		return err;
-	ctx->rows = calloc(ctx->sum.nrows ? ctx->sum.nrows : 1, sizeof(*ctx->rows));
-	if (!ctx->rows)
-		return -ENOMEM;
-	ctx->nrows = ctx->sum.nrows;
-	for (size_t i = 0; i < ctx->nrows; i++)
-		plot_fill_row(ctx, i, col);
+	plot_env_labels(ctx);
 	plot_fill_env(ctx);
 	return 0;
+}
+
+void plot_free_summary(struct plot_ctx *ctx)
+{
+	free(ctx->rows);
+	ctx->rows = NULL;
+	for (size_t k = 0; k < ctx->ninputs; k++)
+		if (ctx->sums[k].header)
+			csv_free(&ctx->sums[k]);
 }
 
 /* ------------------------------------------------------------ slicing -- */
@@ -214,7 +380,8 @@ static bool plot_str_match(const char *want, const char *have)
 
 bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s)
 {
-	return r->ok && plot_str_match(s->workload, r->workload) &&
+	return r->ok && (!s->by_env || r->env == s->env) &&
+	       plot_str_match(s->workload, r->workload) &&
 	       plot_str_match(s->dataset, r->dataset) &&
 	       plot_str_match(s->cache, r->cache) &&
 	       (!s->size || s->size == r->size);

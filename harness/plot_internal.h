@@ -14,6 +14,13 @@
  * fastest one and says which in the label. Rows that do other work than a
  * page-cache copy say so in their label (device I/O); cloned rows are left
  * out, their time being no copy speed.
+ *
+ * Several results folders (or one run of several filesystems, bench --fs)
+ * hold rows of several environments: a host, kernel, filesystem and CPU,
+ * within one folder. They are never pooled: the charts of one environment
+ * show the environment with the most results (its rows come first, and
+ * nrows counts only them), and the `compare` chart puts the environments
+ * side by side, each labelled by what differs between them.
  */
 #ifndef COPYBENCH_PLOT_INTERNAL_H
 #define COPYBENCH_PLOT_INTERNAL_H
@@ -40,15 +47,36 @@ struct plot_row {
 	double spm;		/* syscalls per MiB, 0 when not counted */
 	double user_ns, sys_ns;
 	bool ok;		/* status ok and a median to show */
+	size_t env;		/* index in plot_ctx.envs */
+};
+
+/* The environment columns an environment is told apart by. */
+enum { PLOT_HOST, PLOT_KERNEL, PLOT_FS, PLOT_CPU, PLOT_NENV_FIELDS };
+
+#define PLOT_MAX_INPUTS 64
+#define PLOT_MAX_ENVS 64
+
+/* Where rows come from: one results folder and one machine, kernel,
+ * filesystem and CPU in it. */
+struct plot_env {
+	size_t input;				/* index in plot_ctx.inputs */
+	const char *field[PLOT_NENV_FIELDS];	/* "" when the column is absent */
+	char label[192];	/* what tells it from the others (compare) */
 };
 
 struct plot_ctx {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];	/* where the charts go */
+	const char *inputs[PLOT_MAX_INPUTS];	/* results folders read */
+	size_t ninputs;
 	char plots_dir[PATH_MAX];
 	char gnuplot[PATH_MAX];
-	struct csv_table sum;
+	struct csv_table sums[PLOT_MAX_INPUTS];
 	struct plot_row *rows;
-	size_t nrows;
+	size_t nrows;		/* the rows of the main environment (first) */
+	size_t nall;		/* every row */
+	struct plot_env envs[PLOT_MAX_ENVS];
+	size_t nenvs;
+	size_t main_env;
 	char env[512];		/* "host h, Linux k, fs ext4" */
 	int errors;
 	/* Work arrays for the charts, each of nrows (v: twice that). */
@@ -61,6 +89,8 @@ struct plot_slice {
 	const char *dataset;
 	const char *cache;
 	uint64_t size;
+	bool by_env;		/* only the rows of environment env */
+	size_t env;
 };
 
 /* Variables for a gnuplot -e command line. */
@@ -88,6 +118,9 @@ void plot_clean(const char *s, char *out, size_t n);
 void plot_size_label(uint64_t b, char *out, size_t n);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
 int plot_load_summary(struct plot_ctx *ctx);
+void plot_free_summary(struct plot_ctx *ctx);
+/* The environment fields that differ between envs, as a mask of 1 << PLOT_*. */
+unsigned plot_env_differs(const struct plot_ctx *ctx);
 
 /* plot_data.c: slicing */
 bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s);

@@ -64,7 +64,7 @@ static void write_runs(struct csv_writer *w, const struct runner *r)
 
 		for (size_t k = 0; k < c->nruns; k++)
 			csv_row(w, COLFILE_RUNS, &(struct col_row){
-				.c = c, .run = &c->runs[k], .env = &r->env });
+				.c = c, .run = &c->runs[k], .env = case_env(r, c) });
 	}
 }
 
@@ -74,14 +74,14 @@ static void write_summary(struct csv_writer *w, const struct runner *r,
 	csv_header(w, COLFILE_SUMMARY);
 	for (size_t i = 0; i < r->ncases; i++)
 		csv_row(w, COLFILE_SUMMARY, &(struct col_row){
-			.c = &r->cases[i], .sum = &sums[i], .env = &r->env });
+			.c = &r->cases[i], .sum = &sums[i], .env = case_env(r, &r->cases[i]) });
 }
 
 static void write_syscall_row(struct csv_writer *w, const struct runner *r,
 			      const struct bench_case *c, const char *name, uint64_t n)
 {
 	csv_row(w, COLFILE_SYSCALLS, &(struct col_row){
-		.c = c, .syscall = name, .count = n, .env = &r->env });
+		.c = c, .syscall = name, .count = n, .env = case_env(r, c) });
 }
 
 static void write_syscalls(struct csv_writer *w, const struct runner *r)
@@ -175,17 +175,21 @@ static void json_columns(FILE *f, enum col_role role, const struct col_row *x,
 	}
 }
 
-/* The environment once, then one object per case with its summary columns. */
+/* The environment once, then one object per case with its summary columns
+ * (and its own environment, when the run measured several filesystems). */
 void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	fputs("{\n  ", f);
 	json_columns(f, ROLE_ENV, &(struct col_row){ .env = &r->env }, "");
 	fprintf(f, ",\n  \"cases\": [\n");
 	for (size_t i = 0; i < r->ncases; i++) {
-		const struct col_row x = { .c = &r->cases[i], .sum = &sums[i], .env = &r->env };
+		const struct col_row x = { .c = &r->cases[i], .sum = &sums[i],
+					   .env = case_env(r, &r->cases[i]) };
 
 		json_columns(f, ROLE_ID, &x, "    {");
 		json_columns(f, ROLE_MEASURE, &x, ", ");
+		if (r->cases[i].env)
+			json_columns(f, ROLE_ENV, &x, ", ");
 		fprintf(f, "}%s\n", i + 1 < r->ncases ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");

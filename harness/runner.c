@@ -85,7 +85,7 @@ static void describe_failure(struct runner *r, struct bench_case *c,
 		snprintf(c->why, sizeof(c->why), "%s", why);
 	} else if (res->err == -ENOSPC || res->err == -EDQUOT) {
 		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.80s into %.80s (output removed)",
-			 strerror(-res->err), c->spec.ds->path, r->workdir);
+			 strerror(-res->err), c->spec.ds->path, c->workdir ? c->workdir : r->workdir);
 	} else {
 		snprintf(c->why, sizeof(c->why), "%s%s%.200s", strerror(-res->err),
 			 res->msg[0] ? ": " : "", res->msg);
@@ -227,7 +227,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	settle_writeback(res);
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
-	snprintf(dst, sizeof(dst), "%s/out-%u", r->workdir, res->seq);
+	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 	};

@@ -29,6 +29,8 @@ struct runner {
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
 	struct disturb_probe last_probe;	/* the machine when the last run ended */
 	struct progress progress;
+	const char *unavailable_note;	/* more lines for the table's
+					 * unavailable list (bench --fs) */
 };
 
 /*

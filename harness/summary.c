@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * summary.c - the figures of a row. Statistics come from the verified runs
- * only. Rows are grouped by workload, dataset, size, cache state and part
- * size; within a group the fastest page-cache copy sets the pace (1.00x),
+ * only. Rows are grouped by workload, dataset, size, cache state, part size
+ * and filesystem (bench --fs: rows of different filesystems are never
+ * ranked together); within a group the fastest page-cache copy sets the pace (1.00x),
  * while rows that do other work (device I/O, clones) are shown but never
  * ranked against it. Each row is divided by the limit row that bounds it:
  * warm single-CPU copies by `memcpy`, warm multi-CPU copies by `memcpy-mt`,
@@ -26,11 +27,21 @@ const char *case_class_name(enum case_class cls)
 	return names[cls];
 }
 
-bool case_same_group(const struct bench_case *a, const struct bench_case *b)
+bool case_same_cell(const struct bench_case *a, const struct bench_case *b)
 {
 	return a->spec.wl == b->spec.wl && a->spec.ds->kind == b->spec.ds->kind &&
 	       a->spec.size == b->spec.size && a->cache == b->cache &&
 	       a->spec.part_size == b->spec.part_size;
+}
+
+bool case_same_group(const struct bench_case *a, const struct bench_case *b)
+{
+	return case_same_cell(a, b) && a->env == b->env;
+}
+
+const struct sysinfo_env *case_env(const struct runner *r, const struct bench_case *c)
+{
+	return c->env ? c->env : &r->env;
 }
 
 static enum case_class case_class_of(const struct bench_case *c)
@@ -82,8 +93,8 @@ static bool reads_source(enum limit_kind kind)
 	return kind == LIMIT_DEVICE || kind == LIMIT_DEVICE_DIRECT;
 }
 
-/* The fastest limit row that fits `kind` for c (device rows: the same
- * dataset too); -1 when there is none. */
+/* The fastest limit row that fits `kind` for c, on its filesystem (device
+ * rows: the same dataset too); -1 when there is none. */
 static ssize_t find_limit(const struct runner *r, const struct case_summary *sums,
 			  const struct bench_case *c, enum limit_kind kind)
 {
@@ -93,6 +104,7 @@ static ssize_t find_limit(const struct runner *r, const struct case_summary *sum
 		const struct bench_case *l = &r->cases[i];
 
 		if (!limit_fits(limit_row_kind(l), kind) || l->spec.size != c->spec.size ||
+		    l->env != c->env ||
 		    (reads_source(kind) && l->spec.ds->kind != c->spec.ds->kind) ||
 		    sums[i].mib_per_s <= 0)
 			continue;

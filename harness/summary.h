@@ -40,8 +40,12 @@ struct case_summary {
 
 /* Fills sums[i] for r->cases[i], and marks the runs that are outliers. */
 void report_summarize(struct runner *r, struct case_summary *sums);
-/* Same workload, dataset, size, cache state and part size: one table. */
+/* Same workload, dataset, size, cache state and part size: one table... */
+bool case_same_cell(const struct bench_case *a, const struct bench_case *b);
+/* ...on one filesystem: the rows ranked together. */
 bool case_same_group(const struct bench_case *a, const struct bench_case *b);
+/* The environment c's rows record: its filesystem's, or the run's. */
+const struct sysinfo_env *case_env(const struct runner *r, const struct bench_case *c);
 /* "page-cache", "device", "clone" or "limit". */
 const char *case_class_name(enum case_class cls);
 

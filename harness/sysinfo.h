@@ -10,6 +10,7 @@ struct sysinfo_env {
 	char kernel[128];
 	char fs_type[64];
 	char cpu_model[160];
+	char fs_options[256];	/* bench --fs: how bench made the filesystem */
 	unsigned ncpu;
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * table.c - the terminal table: one group per workload, dataset, size,
- * cache state and part size; the page-cache copies ranked fastest first,
+ * cache state, part size and filesystem (bench --fs: the groups of one cell
+ * follow each other, one per filesystem); the page-cache copies ranked fastest first,
  * then the rows that do other work (device I/O, clones) apart and not
  * ranked; then what could not run here, with the reason.
  */
@@ -53,6 +54,8 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
 	}
+	if (c->env)
+		fprintf(f, " · on %s", c->env->fs_type);
 	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
 		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
 		"syscalls", "per MiB", "%limit", "verified", "noise");
@@ -124,13 +127,40 @@ static void print_unavailable(FILE *f, const struct runner *r)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = r->cases[j].state == CASE_UNAVAILABLE && r->cases[j].spec.wl == c->spec.wl &&
 			       strcmp(r->cases[j].spec.variant, c->spec.variant) == 0 &&
-			       strcmp(r->cases[j].why, c->why) == 0;
+			       strcmp(r->cases[j].why, c->why) == 0 && r->cases[j].env == c->env;
 		if (seen)
 			continue;
 		if (!any)
 			fprintf(f, "\nunavailable here:\n");
 		any = true;
-		fprintf(f, "  %-10s %-16s unavailable: %s\n", c->spec.wl->name, c->spec.variant, c->why);
+		fprintf(f, "  %-10s %-16s %s%s%sunavailable: %s\n", c->spec.wl->name, c->spec.variant,
+			c->env ? "on " : "", c->env ? c->env->fs_type : "", c->env ? ": " : "", c->why);
+	}
+	if (r->unavailable_note && r->unavailable_note[0])
+		fprintf(f, "%s%s", any ? "" : "\nunavailable here:\n", r->unavailable_note);
+}
+
+/* Prints the group of case g: its rows ranked, then those not ranked. */
+static void print_group(FILE *f, const struct runner *r, const struct case_summary *sums,
+			size_t g, struct row_ref *rows, bool *done)
+{
+	size_t n = 0;
+
+	for (size_t j = g; j < r->ncases; j++) {
+		if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
+		    !case_same_group(&r->cases[g], &r->cases[j]))
+			continue;
+		done[j] = true;
+		rows[n++] = (struct row_ref){ r, sums, j };
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	print_group_header(f, &r->cases[g]);
+	for (size_t k = 0; k < n; k++) {
+		const struct case_summary *sk = &sums[rows[k].i];
+
+		if (!ranked(sk) && (k == 0 || ranked(&sums[rows[k - 1].i])))
+			fprintf(f, "  not ranked: other work than a page-cache copy\n");
+		print_row(f, &r->cases[rows[k].i], sk);
 	}
 }
 
@@ -144,26 +174,13 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 	fprintf(f, "copybench on %s · %s · %s under test · %s\n", r->env.host,
 		r->env.kernel, r->env.fs_type, r->env.cpu_model);
 	for (size_t i = 0; i < r->ncases; i++) {
-		size_t n = 0;
-
 		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
 			continue;
-		for (size_t j = i; j < r->ncases; j++) {
-			if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
-			    !case_same_group(&r->cases[i], &r->cases[j]))
-				continue;
-			done[j] = true;
-			rows[n++] = (struct row_ref){ r, sums, j };
-		}
-		qsort(rows, n, sizeof(*rows), row_cmp);
-		print_group_header(f, &r->cases[i]);
-		for (size_t k = 0; k < n; k++) {
-			const struct case_summary *sk = &sums[rows[k].i];
-
-			if (!ranked(sk) && (k == 0 || ranked(&sums[rows[k - 1].i])))
-				fprintf(f, "  not ranked: other work than a page-cache copy\n");
-			print_row(f, &r->cases[rows[k].i], sk);
-		}
+		/* the same cell on every filesystem, one group each */
+		for (size_t g = i; g < r->ncases; g++)
+			if (!done[g] && r->cases[g].state != CASE_UNAVAILABLE &&
+			    case_same_cell(&r->cases[i], &r->cases[g]))
+				print_group(f, r, sums, g, rows, done);
 	}
 	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside and run again (r: free-page reporting, steal, waiting for a CPU), and outliers (o) kept in the median.\n");
 	print_unavailable(f, r);

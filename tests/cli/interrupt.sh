@@ -5,13 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 
-# wait_for PID GLOB: until a path matches GLOB (or PID ended); 1 if it ended.
-wait_for() {
-	until compgen -G "$2" >/dev/null; do
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.01
-	done
-}
 
 # complete_results NAME DIR: the three CSV files, each ending in a newline,
 # no temporary files beside them, runs.csv with at least one run.

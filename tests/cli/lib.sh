@@ -83,6 +83,14 @@ mount_tmpfs() {
 	MOUNTS+=("$1")
 }
 
+# wait_for PID GLOB: until a path matches GLOB (or PID ended); 1 if it ended.
+wait_for() {
+	until compgen -G "$2" >/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.01
+	done
+}
+
 # skip WHY: the whole script cannot run here.
 skip() {
 	echo "SKIP: $*"

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - the steps of `bench [options]` (cmd_run.c), which `bench --fs`
+ * (run_fs.c) takes once per filesystem before measuring them all together.
+ */
+#ifndef COPYBENCH_RUN_H
+#define COPYBENCH_RUN_H
+
+#include "runner.h"
+
+/* Bytes free for bench in dir; UINT64_MAX when it cannot tell. */
+uint64_t run_dir_free(const char *dir);
+/* mkdir -p --dir; what it made goes to made. 0, or 2 after one line. */
+int run_make_dir(const struct bench_opts *o, char *made, size_t n);
+/*
+ * Everything before the first run, in r->o->dir: the plan and its checks,
+ * the datasets, the work directory, the cases' preparation. 0, or the exit
+ * status (the plan's usage errors: 2).
+ */
+int run_prepare(struct runner *r);
+/* The runs of every case, interleaved, then the results written and shown.
+ * The exit status. */
+int run_measure(struct runner *r);
+/* Frees the cases, their runs, the datasets and the counting session. */
+void run_free(struct runner *r);
+
+/* `bench --fs LIST`: the plan on each filesystem (run_fs.c). The exit status. */
+int run_filesystems(struct bench_opts *o);
+
+#endif

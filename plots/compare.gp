@@ -1,0 +1,35 @@
+# compare.gp - the strategies side by side in several environments (other
+# filesystems, kernels, hosts: whatever differs between the results folders,
+# or the filesystems of one bench --fs run): one group of bars per
+# environment, one bar per strategy (its median throughput there), one panel
+# per workload. A strategy without a bar in a group has no page-cache result
+# there (cloned instead of copied, unavailable, or not run).
+#
+# Data (plot-compare.dat), one block per workload, one line per environment:
+#   label  MiB/s_of_strategy_1 ... MiB/s_of_strategy_n   (NaN: none)
+# Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
+# block), nblocks, and per block i: names<i> (the quoted strategy names, in
+# column order) and nnames<i>.
+h = 160 + 460 * nblocks
+w = 1200
+load plotsdir.'/common.gp'
+# a dozen strategies side by side: 16 distinct colours before any repeats
+palette = '#4878a8 #e4803a #5aa05a #c44e52 #8172b2 #937860 #da8bc3 #8c8c8c '. \
+          '#ccb974 #64b5cd #1b3a5c #a0522d #2e8b57 #ff9896 #c5b0d5 #17becf'
+do for [k = 1:16] { set linetype k lc rgb word(palette, k) lw 1 }
+set linetype cycle 16
+set multiplot layout nblocks,1 title ttl
+set style data histograms
+set style histogram clustered gap 1.5
+set boxwidth 0.9 relative
+set ylabel 'throughput (MiB/s, median)'
+set yrange [0:*]
+set key outside right top vertical
+set datafile missing 'NaN'
+do for [i = 0:nblocks - 1] {
+	set title word(panels, i + 1)
+	names = value(sprintf('names%d', i))
+	n = value(sprintf('nnames%d', i))
+	plot for [k = 1:n] datafile index i using (column(k + 1)):xtic(1) title word(names, k)
+}
+unset multiplot
