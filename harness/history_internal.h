@@ -145,13 +145,16 @@ struct history_commit {
 	int64_t first_run;
 };
 
-/* One case over the commits: per commit (NAN where it did not run) the
- * median of its runs' medians, and the fastest and slowest run. */
+/*
+ * One case over the commits: per commit (NAN where it did not run) the
+ * median of its runs' medians, the fastest and slowest rep, and the level
+ * check and changes judge by: the median of its runs' fastest reps.
+ */
 struct history_series {
 	char label[192];
 	char workload[64];
 	uint64_t size;
-	double *median_ns, *min_ns, *max_ns;	/* ncommits each */
+	double *median_ns, *min_ns, *max_ns, *level_ns;	/* ncommits each */
 	size_t npoints;		/* commits where it ran */
 };
 
@@ -180,12 +183,12 @@ void history_env_text(const struct history_env *e, char *out, size_t n);
 
 struct history_change {
 	size_t at;		/* index of the first commit of the new level */
-	double before, after;	/* medians of the segments, ns */
+	double before, after;	/* medians of the segments' levels, ns */
 	double p;		/* permutation p-value of the split */
 };
 
 /*
- * The change points of one series (its commits with a value, in order): a
+ * The change points of one series (the levels of its commits, in order): a
  * binary segmentation with Pettitt's rank statistic and a permutation test
  * of alpha; a level change smaller than min_shift (a fraction) is not one.
  * Fills up to max changes in commit order; their number, or -ENOMEM.

@@ -149,7 +149,7 @@ static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
 		snprintf(out->why, sizeof(out->why), "no case has runs in the history");
 	xtics(hp->set, xt, sizeof(xt));
 	snprintf(base, sizeof(base), "%s/history", ctx->dir);
-	plot_var_title(&out->vars, ctx, "Throughput over commits (median per commit, band: slowest to fastest run)", NULL);
+	plot_var_title(&out->vars, ctx, "Throughput over commits (median per commit, band: slowest to fastest rep)", NULL);
 	plot_var_str(&out->vars, "outbase", base);
 	plot_var_str(&out->vars, "names", names);
 	plot_var_str(&out->vars, "wls", wls);

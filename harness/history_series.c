@@ -4,8 +4,9 @@
  * one class (host, kernel, filesystem and build: those of the latest run,
  * on the branch asked for), their commits in the order they were first
  * added, and per case and commit the median of its runs' medians with the
- * fastest and slowest run. Each run weighs the same in a commit however
- * many reps it has. Clones (class `clone`) are left out: their time is no
+ * fastest and slowest rep, and its level: the median of its runs' fastest
+ * reps (the figure `check` judges, history_check.c says why). Each run
+ * weighs the same in a commit however many reps it has. Clones (class `clone`) are left out: their time is no
  * copy speed.
  */
 #include "history_internal.h"
@@ -179,19 +180,21 @@ static int series_new(struct history_set *s, sqlite3_stmt *st,
 	se->median_ns = malloc(s->ncommits * sizeof(double));
 	se->min_ns = malloc(s->ncommits * sizeof(double));
 	se->max_ns = malloc(s->ncommits * sizeof(double));
+	se->level_ns = malloc(s->ncommits * sizeof(double));
 	s->nseries++;	/* history_set_free frees what was allocated */
-	if (!se->median_ns || !se->min_ns || !se->max_ns)
+	if (!se->median_ns || !se->min_ns || !se->max_ns || !se->level_ns)
 		return -ENOMEM;
 	for (size_t k = 0; k < s->ncommits; k++)
-		se->median_ns[k] = se->min_ns[k] = se->max_ns[k] = NAN;
+		se->median_ns[k] = se->min_ns[k] = se->max_ns[k] = se->level_ns[k] = NAN;
 	*out = se;
 	return 0;
 }
 
-/* Samples of one run, then the run medians of one commit. */
+/* Samples of one run, then the run medians and fastest reps of one commit. */
 struct series_acc {
-	double *run, *med;
-	size_t nrun, nmed, cap;
+	double *run, *med, *fast;
+	size_t nrun, nmed, nfast;
+	size_t runcap, medcap, fastcap;
 	double lo, hi;
 };
 
@@ -211,11 +214,16 @@ static int acc_push(double **v, size_t *n, size_t *cap, double x)
 }
 
 /* Folds one run into its commit. */
-static int acc_end_run(struct series_acc *a, size_t *medcap)
+static int acc_end_run(struct series_acc *a)
 {
+	double fastest = INFINITY;
+
 	if (!a->nrun)
 		return 0;
-	if (acc_push(&a->med, &a->nmed, medcap, sample_median(a->run, a->nrun)))
+	for (size_t i = 0; i < a->nrun; i++)
+		fastest = fmin(fastest, a->run[i]);
+	if (acc_push(&a->med, &a->nmed, &a->medcap, sample_median(a->run, a->nrun)) ||
+	    acc_push(&a->fast, &a->nfast, &a->fastcap, fastest))
 		return -ENOMEM;
 	a->nrun = 0;
 	return 0;
@@ -226,11 +234,12 @@ static void acc_end_commit(struct series_acc *a, struct history_series *se, size
 {
 	if (se && a->nmed) {
 		se->median_ns[k] = sample_median(a->med, a->nmed);
+		se->level_ns[k] = sample_median(a->fast, a->nfast);
 		se->min_ns[k] = a->lo;
 		se->max_ns[k] = a->hi;
 		se->npoints++;
 	}
-	a->nmed = 0;
+	a->nmed = a->nfast = 0;
 	a->lo = INFINITY;
 	a->hi = -INFINITY;
 }
@@ -252,7 +261,7 @@ static int load_series(struct history_db *h, const struct history_filter *f,
 	struct series_acc a = { .lo = INFINITY, .hi = -INFINITY };
 	struct history_series *se = NULL;
 	int64_t cur_case = -1, cur_first = -1, cur_run = -1;
-	size_t cap = 0, runcap = 0, medcap = 0;
+	size_t cap = 0;
 	sqlite3_stmt *st = history_db_prepare(h, series_sql, io);
 	int err = 0;
 
@@ -265,7 +274,7 @@ static int load_series(struct history_db *h, const struct history_filter *f,
 		double wall = sqlite3_column_double(st, 3);
 
 		if (run != cur_run || first != cur_first || cid != cur_case)
-			err = acc_end_run(&a, &medcap);
+			err = acc_end_run(&a);
 		if (first != cur_first || cid != cur_case)
 			acc_end_commit(&a, se, commit_index(s, cur_first));
 		if (!err && cid != cur_case)
@@ -276,14 +285,15 @@ static int load_series(struct history_db *h, const struct history_filter *f,
 		a.lo = fmin(a.lo, wall);
 		a.hi = fmax(a.hi, wall);
 		if (!err)
-			err = acc_push(&a.run, &a.nrun, &runcap, wall);
+			err = acc_push(&a.run, &a.nrun, &a.runcap, wall);
 	}
 	if (!err)
-		err = acc_end_run(&a, &medcap);
+		err = acc_end_run(&a);
 	acc_end_commit(&a, se, commit_index(s, cur_first));
 	sqlite3_finalize(st);
 	free(a.run);
 	free(a.med);
+	free(a.fast);
 	return err ? -1 : 0;
 }
 
@@ -308,6 +318,7 @@ void history_set_free(struct history_set *s)
 		free(s->series[i].median_ns);
 		free(s->series[i].min_ns);
 		free(s->series[i].max_ns);
+		free(s->series[i].level_ns);
 	}
 	free(s->series);
 	free(s->commits);

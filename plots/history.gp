@@ -1,6 +1,6 @@
 # history.gp - per workload, each case's median throughput over commits (x:
 # the commits in the order they entered the history), with a band from the
-# slowest to the fastest run of the commit, and the level shifts `bench
+# slowest to the fastest rep of the commit, and the level shifts `bench
 # history changes` finds circled. One picture per workload
 # (<outbase>-<workload>.<fmt>), then all of them stacked in `out`.
 #
@@ -23,7 +23,7 @@ panel(i) = sprintf("f = %d; c = %d; s = %d; ", int(word(wlfirst, i)), int(word(w
 	(int(word(wlshift, i)) < 0 ? "" : ", datafile index s using 1:2:3 with points pt 6 ps 3 lw 2 lc variable title 'level shift'")
 
 style = "set xtics rotate by -45 left font ',8'; eval 'set xtics '.xt; set xrange [-0.5:ncommits - 0.5]; " . \
-	"set ylabel 'MiB/s (median of the commit; band: slowest to fastest run)'; set xlabel 'commit, in the order added'; " . \
+	"set ylabel 'MiB/s (median of the commit; band: slowest to fastest rep)'; set xlabel 'commit, in the order added'; " . \
 	"set key outside right top vertical; set grid xtics ytics lc rgb '#e8e8e8'; set bmargin 7"
 
 do for [i = 1:nwl] {
