@@ -17,11 +17,12 @@
  * the median absolute deviation) of their logs. A case is judged, as in
  * `bench check`, relative to its folder's in-run memcpy (so that a machine
  * that got slower as a whole cancels out) AND in plain time (so that a
- * disturbed memcpy does not cry wolf); in each the change must exceed the
- * bar max(--threshold, e^(Z s) - 1), Z being --spread:
- *   regression        both beyond their bars (never for a machine-limit row)
- *   slower / faster   the compared figure beyond Z s, not a regression
- *   ok                inside the spread
+ * disturbed memcpy does not cry wolf). In each the change is measured
+ * against the spread, e^(Z s) - 1, Z being --spread:
+ *   regression        both slower beyond the spread and beyond --threshold
+ *                     (never for a machine-limit row, which is no code)
+ *   slower / faster   both beyond the spread, one way, not a regression
+ *   ok                either inside its spread
  * A timing needs HISTORY_MIN_WINDOW earlier runs: fewer give no spread.
  * System calls, new and missing cases are `bench check`'s (check.c): the
  * counts are compared exactly with those of the most recent run that has
@@ -250,9 +251,8 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 	bool limit = checkset_is_limit(b), rel = !limit && b->rel_ok && c->rel_ok;
-	double s = rel ? s_rel : s_wall, spread = exp(o->z * s) - 1;
-	double bar = fmax(o->c.threshold, spread);
-	double bar_abs = fmax(o->c.threshold, exp(o->z * s_wall) - 1);
+	double s = rel ? s_rel : s_wall;
+	bool up, up_abs, down, down_abs, beyond;
 
 	r->tested = true;
 	r->vs = rel ? "memcpy" : "absolute";
@@ -262,11 +262,14 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 	r->c_val = rel ? c->rel[0] : r->c_med;
 	r->change = r->c_val / r->b_val - 1;
 	r->abs_change = r->c_med / r->b_med - 1;
-	if (r->change > bar && r->abs_change > bar_abs && !limit)
-		r->timing = T_REGRESSION;
-	else if (r->change > spread)
-		r->timing = T_SLOWER;
-	else if (r->change < -(1 - exp(-o->z * s)))
+	up = r->change > exp(o->z * s) - 1;
+	up_abs = r->abs_change > exp(o->z * s_wall) - 1;
+	down = r->change < exp(-o->z * s) - 1;
+	down_abs = r->abs_change < exp(-o->z * s_wall) - 1;
+	beyond = r->change > o->c.threshold && r->abs_change > o->c.threshold;
+	if (up && up_abs)
+		r->timing = beyond && !limit ? T_REGRESSION : T_SLOWER;
+	else if (down && down_abs)
 		r->timing = T_FASTER;
 	else
 		r->timing = T_OK;
