@@ -15,6 +15,8 @@
 #include <stdio.h>
 
 enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
+/* "table", "csv", "json" or "markdown" into f. 0 or -EINVAL. */
+int check_parse_format(const char *s, enum check_format *f);
 
 struct check_opts {
 	const char *base, *cur;

@@ -48,7 +48,7 @@ static int parse_alpha(const char *s, double *out)
 	return 0;
 }
 
-static int parse_format(const char *s, enum check_format *f)
+int check_parse_format(const char *s, enum check_format *f)
 {
 	static const char *const names[] = { "table", "csv", "json", "markdown" };
 
@@ -101,7 +101,7 @@ static int check_opt(struct check_opts *o, int opt, const char *val, FILE *err)
 	case OPT_CURRENT: o->cur = val; break;
 	case OPT_THRESHOLD: bad = parse_threshold(val, &o->threshold); break;
 	case OPT_ALPHA: bad = parse_alpha(val, &o->alpha); break;
-	case OPT_FORMAT: bad = parse_format(val, &o->format); break;
+	case OPT_FORMAT: bad = check_parse_format(val, &o->format); break;
 	case OPT_ABSOLUTE: o->absolute = true; break;
 	case OPT_IGNORE_SYSCALLS: o->ignore_syscalls = true; break;
 	case OPT_ALLOW_MISSING: o->allow_missing = true; break;

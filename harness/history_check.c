@@ -382,19 +382,6 @@ static const struct option hcheck_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_format(const char *s, enum check_format *f)
-{
-	static const char *const names[] = { "table", "csv", "json", "markdown" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum check_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int parse_number(const char *s, double lo, double hi, double *out)
 {
 	char *end;
@@ -425,7 +412,7 @@ static int hcheck_opt(struct hcheck_opts *o, int opt, const char *v, const struc
 	case OPT_THRESHOLD:
 		return history_parse_pct(v, &o->c.threshold) ? history_bad_value("threshold", v, "a percentage 0-1000 like 5%", io) : 0;
 	case OPT_FORMAT:
-		return parse_format(v, &o->c.format) ? history_bad_value("format", v, "table, csv, json or markdown", io) : 0;
+		return check_parse_format(v, &o->c.format) ? history_bad_value("format", v, "table, csv, json or markdown", io) : 0;
 	case OPT_ALLOW_MISSING: o->c.allow_missing = true; return 0;
 	case OPT_IGNORE_SYSCALLS: o->c.ignore_syscalls = true; return 0;
 	}
