@@ -56,7 +56,7 @@ static int parse_alpha(const char *s, double *out)
 	return 0;
 }
 
-static int parse_format(const char *s, enum check_format *f)
+int check_parse_format(const char *s, enum check_format *f)
 {
 	static const char *const names[] = { "table", "csv", "json", "markdown" };
 
@@ -141,7 +141,7 @@ static int check_opt(struct check_opts *o, int opt, const char *val, FILE *err)
 		break;
 	case OPT_THRESHOLD: bad = parse_threshold(val, &o->threshold); break;
 	case OPT_ALPHA: bad = parse_alpha(val, &o->alpha); break;
-	case OPT_FORMAT: bad = parse_format(val, &o->format); break;
+	case OPT_FORMAT: bad = check_parse_format(val, &o->format); break;
 	case OPT_ABSOLUTE: o->ref = REF_ABSOLUTE; break;
 	case OPT_VS: bad = parse_ref(val, &o->ref); break;
 	case OPT_CI: o->ci = true; break;

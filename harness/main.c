@@ -3,6 +3,7 @@
 #include "check.h"
 #include "columns.h"
 #include "commands.h"
+#include "history.h"
 #include "interrupt.h"
 #include "plot.h"
 
@@ -21,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "copy", cmd_copy },
 	{ "evict", cmd_evict },
 	{ "gen", cmd_gen },
+	{ "history", cmd_history },
 	{ "list", cmd_list },
 	{ "plot", cmd_plot },
 };

@@ -64,6 +64,7 @@ void options_usage(FILE *f)
 "       bench check --baseline B --current C   compare results for regressions\n"
 "       bench baseline save RESULTS FILE  store a compact baseline to commit\n"
 "       bench plot [RESULTS_DIR]        draw charts with gnuplot\n"
+"       bench history add|check|changes|plot|export  results over commits (bench history --help)\n"
 "\n"
 "What to run (lists are comma separated; every combination is a case):\n"
 "  --all                 every workload (copy, split, transform) and strategy\n"

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config liburing-dev libxxhash-dev
 	  libbenchmark-dev libbenchmark-tools hyperfine gnuplot-nox strace
-	  clang libclang-rt-dev valgrind jq btrfs-progs xfsprogs python3-scipy)
+	  clang libclang-rt-dev valgrind jq btrfs-progs xfsprogs python3-scipy
+	  libsqlite3-dev)
 
 missing=()
 for p in "${packages[@]}"; do
