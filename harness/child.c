@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The child inherits the parent's heap, and with it glibc's mmap threshold,
+ * which the parent's earlier frees of large blocks raised: a strategy's
+ * buffer would come from the heap or from mmap depending on what the parent
+ * did before (one brk more or less in the counts, another page offset in
+ * the copy). Put the allocator back where a fresh process has it.
+ */
+static void fresh_allocator(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	malloc_trim(0);
+}
+
 /* The child: untimed setup, the timed run, untimed teardown, report, exit. */
 static void __attribute__((noreturn))
 child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
@@ -39,6 +53,7 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 	uint64_t t0, t1;
 
 	interrupt_reset_child();
+	fresh_allocator();
 	memset(&rep, 0, sizeof(rep));
 	rep.err = w->setup ? w->setup(w->arg) : 0;
 	if (!rep.err) {
