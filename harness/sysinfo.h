@@ -3,7 +3,11 @@
 #ifndef COPYBENCH_SYSINFO_H
 #define COPYBENCH_SYSINFO_H
 
+#include <limits.h>
 #include <stddef.h>
+
+#include "fsinfo.h"
+#include "machine.h"
 
 struct sysinfo_env {
 	char host[128];
@@ -11,6 +15,9 @@ struct sysinfo_env {
 	char fs_type[64];
 	char cpu_model[160];
 	unsigned ncpu;
+	char dir[PATH_MAX];		/* the real path of --dir */
+	struct fs_mount fs;		/* the filesystem under --dir */
+	struct machine_facts machine;
 };
 
 /* Fills env for files under dir (fs_type "unknown" when it cannot tell). */
