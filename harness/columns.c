@@ -386,6 +386,10 @@ void columns_print_markdown(FILE *f)
 
 int cmd_columns(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: bench columns --markdown\nPrints the list of result columns of results/README.md, as Markdown.");
+		return 0;
+	}
 	if (argc != 2 || strcmp(argv[1], "--markdown")) {
 		fprintf(stderr, "bench columns: usage: bench columns --markdown\n");
 		return 2;

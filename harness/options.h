@@ -48,6 +48,12 @@ struct bench_opts {
 	enum out_format format;
 	const char *dir;
 	const char *out;
+	const char *source;		/* --source: the user's file, copy workload */
+	const char *export_json;	/* --export-*: the summary, beside the table */
+	const char *export_csv;
+	const char *export_markdown;
+	int argc;			/* the command line, for meta.json */
+	char **argv;
 };
 
 /*
