@@ -113,8 +113,8 @@ int cmd_clean(int argc, char **argv)
 	workdirs = runner_remove_stale_workdirs(dir, clean_workdir_report);
 	format_size(t.bytes, size, sizeof(size));
 	if (t.files || workdirs)
-		printf("bench clean: %lu files (%s) and %d work directories removed from %s\n",
-		       t.files, size, workdirs, dir);
+		printf("bench clean: %lu file%s (%s) and %d work director%s removed from %s\n",
+		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies", dir);
 	else
 		printf("bench clean: nothing of bench's to remove in %s\n", dir);
 	return 0;
