@@ -35,6 +35,14 @@ void plot_var_int(struct plot_vars *v, const char *name, long value)
 		v->len += (size_t)n;
 }
 
+void plot_var_dbl(struct plot_vars *v, const char *name, double value)
+{
+	int n = snprintf(v->s + v->len, sizeof(v->s) - v->len, "%s=%.9g;", name, value);
+
+	if (n > 0 && (size_t)n < sizeof(v->s) - v->len)
+		v->len += (size_t)n;
+}
+
 /* "Title\nmachine; slice" as a gnuplot string body. */
 void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
 		    const char *what, const struct plot_slice *s)
