@@ -50,6 +50,14 @@ jqt machine '.machine | (.virtualization | length > 0) and (.container | length 
 	([.hypervisor_flag, .balloon_free_page_reporting, .damon_active] |
 	 all(. == null or type == "boolean"))' "$M"
 jqt no_source '.source == null' "$M"
+# Every field is documented in results/README.md (by its path in backquotes).
+if [ -n "${SOURCE_DIR:-}" ]; then
+	undocumented=$(jq -r 'leaf_paths | map(select(type == "string")) | join(".")' "$M" | sort -u |
+		while read -r field; do
+			grep -qF "\`$field\`" "$SOURCE_DIR/results/README.md" || echo "$field"
+		done)
+	expect_eq meta_fields_documented "$undocumented" ""
+fi
 
 # The exports: the summary's cases, each with its runs, beside the table;
 # the Markdown table shows the identifying columns that vary (buffer_bytes).
