@@ -313,22 +313,45 @@ static bool variant_known(const char *item)
 	return false;
 }
 
+/* What a selection list names, for its messages. */
+struct selection_names {
+	const char *opt;	/* "--strategy" */
+	const char *noun;	/* "strategy" */
+	const char *all;	/* "strategy or channel" */
+	const char *hint;	/* "bench list shows them all" */
+};
+
+/*
+ * Every item of l must match something known() knows: else one line ("no
+ * match" for a pattern, "unknown" for a name) and 2.
+ */
+static int check_items(const struct str_list *l, bool (*known)(const char *),
+		       const struct selection_names *n)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *item = l->v[i];
+
+		if (known(item))
+			continue;
+		if (select_item_is_pattern(item))
+			fprintf(stderr, "bench: %s '%s' matches no %s (%s)\n", n->opt, item, n->all, n->hint);
+		else
+			fprintf(stderr, "bench: unknown %s '%s' (%s)\n", n->noun, select_item_pattern(item),
+				n->hint);
+		return 2;
+	}
+	return 0;
+}
+
 static int plan_check_names(const struct bench_opts *o, const struct workload **wls,
 			    size_t nwl)
 {
-	for (size_t i = 0; i < o->strategies.n; i++) {
-		const char *item = o->strategies.v[i];
+	static const struct selection_names strategies = {
+		"--strategy", "strategy", "strategy or channel", "bench list shows them all",
+	};
 
-		if (variant_known(item))
-			continue;
-		if (select_item_is_pattern(item))
-			fprintf(stderr, "bench: --strategy '%s' matches no strategy or channel (bench list shows them all)\n",
-				item);
-		else
-			fprintf(stderr, "bench: unknown strategy '%s' (bench list shows them all)\n",
-				select_item_pattern(item));
+	if (check_items(&o->strategies, variant_known, &strategies))
 		return 2;
-	}
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 
@@ -355,20 +378,13 @@ static bool workload_known(const char *item)
 
 static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl)
 {
-	*nwl = 0;
-	for (size_t i = 0; i < o->workloads.n; i++) {
-		const char *item = o->workloads.v[i];
+	static const struct selection_names workloads = {
+		"--workload", "workload", "workload", "known: copy, split, transform",
+	};
 
-		if (workload_known(item))
-			continue;
-		if (select_item_is_pattern(item))
-			fprintf(stderr, "bench: --workload '%s' matches no workload (known: copy, split, transform)\n",
-				item);
-		else
-			fprintf(stderr, "bench: unknown workload '%s' (known: copy, split, transform)\n",
-				select_item_pattern(item));
+	*nwl = 0;
+	if (check_items(&o->workloads, workload_known, &workloads))
 		return 2;
-	}
 	for (size_t i = 0; i < workload_count; i++) {
 		const struct workload *wl = workload_table[i];
 		bool by_default = o->all || (wl->flags & WORKLOAD_DEFAULT);
