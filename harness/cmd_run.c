@@ -207,6 +207,8 @@ static void show_plan(const struct runner *r, const char *results)
 			      r->o->dir, to_make ? a : "nothing", b);
 	progress_line(&r->progress, "bench: results to %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)",
 		      results);
+	if (meta_build_note())
+		progress_line(&r->progress, "bench: note: %s", meta_build_note());
 	for (size_t i = 0; i < 3; i++)
 		if (exports[i])
 			progress_line(&r->progress, "bench: summary exported to %s", exports[i]);

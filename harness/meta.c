@@ -41,6 +41,17 @@ void meta_utc(const struct timespec *ts, char *out, size_t n)
 	snprintf(out, n, "%.20s.%03dZ", s, (int)(ts->tv_nsec / 1000000) % 1000);
 }
 
+const char *meta_build_note(void)
+{
+	if (COPYBENCH_SANITIZERS[0])
+		return "this bench is a sanitizer build (" COPYBENCH_SANITIZERS "): its times are not comparable with a release build's";
+#ifndef __OPTIMIZE__
+	return "this bench is an unoptimised build: its times are not comparable with a release build's";
+#else
+	return NULL;
+#endif
+}
+
 /* Which bench: an AddressSanitizer or unoptimised build times differently. */
 static void meta_bench(struct json_out *j)
 {

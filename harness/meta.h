@@ -34,6 +34,8 @@ int meta_write(const char *dir, const struct runner *r, const struct meta_times 
 bool meta_is_ours(const char *dir);
 /* meta.json's content on f. */
 void meta_print(FILE *f, const struct runner *r, const struct meta_times *t);
+/* Why this build's times are not those of a release build, or NULL. */
+const char *meta_build_note(void);
 /* "2025-01-31T12:00:00.123Z" */
 void meta_utc(const struct timespec *ts, char *out, size_t n);
 

@@ -28,6 +28,9 @@ jqt bench '.bench | (.version | length > 0) and (.git_describe | length > 0) and
 	(.build_type | type == "string") and (.sanitizers | type == "string") and
 	(.optimized | type == "boolean") and (.assertions | type == "boolean") and
 	(.compiler | length > 0) and (.c_flags | type == "string")' "$M"
+# A sanitizer build says so (its times are not a release build's).
+if ldd "$BENCH" 2>/dev/null | grep -q libasan; then sanitizers=address,undefined; else sanitizers=; fi
+jqt sanitizers ".bench.sanitizers == \"$sanitizers\"" "$M"
 jqt command_line '.command_line[1:5] == ["--strategy", "readwrite", "--size", "1M"]' "$M"
 jqt cwd ".cwd == \"$T/cwd\"" "$M"
 jqt seed '.seed == 1' "$M"
@@ -80,6 +83,8 @@ run "$BENCH" --strategy readwrite --size 1M --repeat 1 --syscalls off --no-limit
 expect_eq json_rc "$RC" 0
 jqt json_stdout '.schema_version == 1 and (.cases[0].runs | length == 1)' "$T/.out"
 expect_eq json_results_line "$(tail -n 1 "$T/.err")" "bench: results in $T/r2/"
+expect_eq sanitizer_note "$(grep -c '^bench: note: this bench is a sanitizer build' "$T/.err")" \
+	"$([ -n "$sanitizers" ] && echo 1 || echo 0)"
 
 # Exports that cannot be written are refused before any work.
 mkdir "$T/adir"
