@@ -2,11 +2,15 @@
 /*
  * machine.c - the machine facts of machine.h, each from one file of /proc or
  * /sys. Virtualisation is told the way systemd-detect-virt tells it: the
- * firmware's (DMI) vendor and product names first, then the hypervisor flag
- * the CPU reports to the guest.
+ * firmware's (DMI) vendor and product names first, then the hypervisor's
+ * CPUID signature, then the hypervisor flag the CPU reports to the guest
+ * (docs/noise.md lists where each fact comes from).
  */
 #include "machine.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +83,45 @@ static int cpuinfo_hypervisor(const char *root)
 	return found;
 }
 
+/* CPUID signatures of hypervisors (leaf 0x40000000, EBX ECX EDX). */
+static const struct {
+	const char *signature;
+	const char *virt;
+} cpuid_names[] = {
+	{ "KVMKVMKVM", "kvm" }, { "TCGTCGTCGTCG", "qemu" }, { "Microsoft Hv", "microsoft" },
+	{ "VMwareVMware", "vmware" }, { "XenVMMXenVMM", "xen" }, { "VBoxVBoxVBox", "oracle" },
+	{ "bhyve bhyve ", "bhyve" }, { " lrpepyh  vr", "parallels" }, { "ACRNACRNACRN", "acrn" },
+};
+
+/* The hypervisor's signature when the CPU says there is one; "" else. */
+static void cpuid_hypervisor(char *out, size_t n)
+{
+	out[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char sig[13];
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	snprintf(out, n, "%s", sig);
+#else
+	(void)n;
+#endif
+}
+
+static const char *signature_virt(const char *sig)
+{
+	for (size_t i = 0; i < sizeof(cpuid_names) / sizeof(cpuid_names[0]); i++)
+		if (!strcmp(sig, cpuid_names[i].signature))
+			return cpuid_names[i].virt;
+	return NULL;
+}
+
 static void detect_virt(const char *root, struct machine_facts *m)
 {
 	const char *v;
@@ -86,6 +129,10 @@ static void detect_virt(const char *root, struct machine_facts *m)
 	read_line(root, "/sys/class/dmi/id/sys_vendor", m->sys_vendor, sizeof(m->sys_vendor));
 	read_line(root, "/sys/class/dmi/id/product_name", m->product_name, sizeof(m->product_name));
 	m->hypervisor_flag = cpuinfo_hypervisor(root);
+	if (!root[0])
+		cpuid_hypervisor(m->hypervisor_vendor, sizeof(m->hypervisor_vendor));
+	if (!m->hypervisor_vendor[0])
+		read_line(root, "/sys/hypervisor/type", m->hypervisor_vendor, sizeof(m->hypervisor_vendor));
 	v = dmi_virt(m->product_name);
 	if (!v)
 		v = dmi_virt(m->sys_vendor);
@@ -93,6 +140,10 @@ static void detect_virt(const char *root, struct machine_facts *m)
 	if (!v && !strcmp(m->sys_vendor, "Microsoft Corporation") &&
 	    !strcmp(m->product_name, "Virtual Machine"))
 		v = "microsoft";
+	if (!v)
+		v = signature_virt(m->hypervisor_vendor);
+	if (!v && !strcmp(m->hypervisor_vendor, "xen"))
+		v = "xen";
 	if (!v)
 		v = m->hypervisor_flag == 1 ? "vm" : "none";
 	snprintf(m->virt, sizeof(m->virt), "%s", v);
@@ -133,18 +184,20 @@ static void detect_balloon(const char *root, struct machine_facts *m)
 	read_line(root, "/sys/module/page_reporting/parameters/page_reporting_order",
 		  features, sizeof(features));
 	m->page_reporting_order = features[0] ? atoi(features) : -1;
+	m->free_page_reporting_active = m->balloon_free_page_reporting < 0 ? -1 :
+		m->balloon_free_page_reporting && m->page_reporting_order <= 10;
 }
 
 /* "always [madvise] never": the bracketed word. */
-static void detect_thp(const char *root, struct machine_facts *m)
+static void read_choice(const char *root, const char *path, char *out, size_t n)
 {
-	char line[128], *open, *close;
+	char line[256], *open, *close;
 
-	read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof(line));
+	read_line(root, path, line, sizeof(line));
 	open = strchr(line, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close)
-		snprintf(m->thp, sizeof(m->thp), "%.*s", (int)(close - open - 1), open + 1);
+		snprintf(out, n, "%.*s", (int)(close - open - 1), open + 1);
 }
 
 /* Any kdamond "on"? -1 when the DAMON sysfs interface is absent. */
@@ -204,7 +257,11 @@ void machine_collect_at(const char *root, struct machine_facts *m)
 	detect_balloon(root, m);
 	read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 		  m->governor, sizeof(m->governor));
-	detect_thp(root, m);
+	read_choice(root, "/sys/kernel/mm/transparent_hugepage/enabled", m->thp, sizeof(m->thp));
+	read_choice(root, "/sys/kernel/mm/transparent_hugepage/defrag", m->thp_defrag,
+		    sizeof(m->thp_defrag));
+	read_line(root, "/sys/devices/system/cpu/cpuidle/current_driver", m->cpuidle_driver,
+		  sizeof(m->cpuidle_driver));
 	detect_damon(root, m);
 	read_loadavg(root, m);
 	read_meminfo(root, m);

@@ -21,6 +21,9 @@ struct machine_facts {
 	 * "parallels", "bochs"), or "vm" when only the CPU's hypervisor flag
 	 * says so. */
 	char virt[32];
+	/* The hypervisor's own name for itself (CPUID leaf 0x40000000,
+	 * "KVMKVMKVM"), or /sys/hypervisor/type; "" when none. */
+	char hypervisor_vendor[16];
 	char sys_vendor[96];		/* /sys/class/dmi/id/sys_vendor */
 	char product_name[96];		/* /sys/class/dmi/id/product_name */
 	int hypervisor_flag;		/* cpuid's hypervisor bit (/proc/cpuinfo) */
@@ -32,8 +35,13 @@ struct machine_facts {
 	 * the host and come back as page faults. */
 	int balloon_free_page_reporting;
 	int page_reporting_order;	/* /sys/module/page_reporting/parameters */
+	/* Reporting happens: the feature is on and the order is one the kernel
+	 * has (10 or less; --tune raises it to turn reporting off). */
+	int free_page_reporting_active;
 	char governor[32];		/* cpu0's cpufreq scaling_governor */
 	char thp[16];			/* transparent_hugepage/enabled: the [chosen] one */
+	char thp_defrag[16];		/* transparent_hugepage/defrag: the [chosen] one */
+	char cpuidle_driver[32];	/* cpuidle/current_driver ("haltpoll") */
 	int damon_active;		/* a kdamond is "on" */
 	double loadavg[3];		/* 1, 5 and 15 minutes; -1 unknown */
 	int64_t mem_total_kb;		/* /proc/meminfo MemTotal */

@@ -165,14 +165,18 @@ static void meta_machine(struct json_out *j, const struct machine_facts *m)
 {
 	json_begin_object(j, "machine");
 	json_kv_str(j, "virtualization", m->virt);
+	json_kv_str(j, "hypervisor_vendor", m->hypervisor_vendor);
 	json_kv_str(j, "sys_vendor", m->sys_vendor);
 	json_kv_str(j, "product_name", m->product_name);
 	kv_tristate(j, "hypervisor_flag", m->hypervisor_flag);
 	json_kv_str(j, "container", m->container);
 	kv_tristate(j, "balloon_free_page_reporting", m->balloon_free_page_reporting);
 	kv_int_or_null(j, "page_reporting_order", m->page_reporting_order);
+	kv_tristate(j, "free_page_reporting_active", m->free_page_reporting_active);
 	json_kv_str(j, "cpufreq_governor", m->governor);
+	json_kv_str(j, "cpuidle_driver", m->cpuidle_driver);
 	json_kv_str(j, "transparent_hugepage", m->thp);
+	json_kv_str(j, "transparent_hugepage_defrag", m->thp_defrag);
 	kv_tristate(j, "damon_active", m->damon_active);
 	json_begin_inline_array(j, "loadavg");
 	for (int i = 0; i < 3; i++)
