@@ -27,6 +27,13 @@ struct run_result {
 	uint64_t dirty_kb;	/* dirty pages of the machine just before */
 	uint64_t writeback_kb;	/* pages under writeback just before */
 	uint64_t output_blocks;	/* 512-byte blocks allocated to the output */
+	uint64_t cpu_wait_ns;	/* the timed thread waiting for a CPU */
+	uint64_t cpu_run_ns;	/* the timed thread on a CPU */
+	int64_t reported_kib;	/* memory given back to the host during the run
+				 * and the gap before it; -1: not known here */
+	unsigned disturbed;	/* enum disturb_cause: observed outside causes */
+	bool retried;		/* disturbed, so run again: not in the statistics */
+	bool outlier;		/* far from the case's median (robust z > 3.5) */
 	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;
 };
@@ -43,7 +50,8 @@ struct bench_case {
 	enum { CASE_PENDING, CASE_OK, CASE_FAILED, CASE_UNAVAILABLE } state;
 	char why[256];		/* reason for failed/unavailable */
 	struct run_result *runs;
-	size_t nruns;
+	size_t nruns;		/* recorded, retried ones included */
+	size_t cap_runs;
 	struct syscount counts;	/* from the untimed counting pass */
 	/* A verified output shared extents with the source (FIEMAP): the
 	 * filesystem cloned instead of copying, so the time is no copy speed. */

@@ -4,15 +4,24 @@
  * baseline and say, case by case, whether copying got slower or makes other
  * system calls.
  *
- * Timing is judged so that shared CI runners, whose speed swings by tens of
- * percent from run to run, do not cry wolf:
- *  - each run of a case is divided by the hot in-memory memcpy of the same
- *    size measured in the same run (rows `limit/memcpy`), so a machine that
- *    is slower as a whole cancels out (--absolute compares plain times);
+ * Timing is judged so that shared CI runners, whose speed drifts by several
+ * percent between invocations (every case together), do not cry wolf:
+ *  - by default (--vs cases) a case's current runs are divided by the
+ *    common change of the OTHER cases of the check: the median, over them,
+ *    of current median / baseline median. A machine that got slower as a
+ *    whole cancels out; one case that got slower does not move the median
+ *    of the others. With fewer than REF_CASES_MIN other cases, or with
+ *    --vs memcpy, each side is divided by its in-run limit/memcpy row
+ *    instead; --vs absolute compares plain times.
  *  - the per-run samples of both sides go through a one-sided Mann-Whitney
- *    U test (ranktest.c), and a case is a `regression` only when the test is
- *    significant (p < alpha) AND the median slowed down by more than the
- *    threshold.
+ *    U test (ranktest.c), with Holm's correction over all cases, and a case
+ *    is a `regression` only when the test is significant (p < alpha) AND
+ *    the median slowed down by more than the case's threshold, both
+ *    relative to the reference and in plain time. A case's threshold is
+ *    --threshold (5 %) or, for a case whose own runs spread more, NOISE_K
+ *    times its robust spread (1.4826 MAD / median, the larger side's): a
+ *    case that varies by s within one invocation drifts by about 2 s
+ *    between invocations on a VM (docs/noise.md).
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */
@@ -27,8 +36,14 @@
 #include <string.h>
 
 const char *const verdict_name[V_COUNT] = {
-	"ok", "faster", "slower", "regression", "syscalls-changed", "missing", "new",
+	"ok", "faster", "slower", "regression", "syscalls-changed", "syscalls-missing",
+	"failed", "missing", "new",
 };
+
+#define NOISE_K 2.0
+/* The common change needs this many other cases; else --vs memcpy. With
+ * three, one case that moved cannot move their median. */
+#define REF_CASES_MIN 3
 
 static const char *const timing_word[] = {
 	[T_NONE] = "ok", [T_OK] = "ok", [T_FASTER] = "faster",
@@ -45,6 +60,7 @@ static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
 
 	if (minp * (double)ntests < alpha)
 		return;
+	rep->unreachable = true;
 	for (size_t i = 0; i < rep->nsaid; i++)
 		if (rep->said[i][0] == nb && rep->said[i][1] == nc)
 			return;
@@ -52,41 +68,91 @@ static void warn_unreachable(struct check_report *rep, size_t nb, size_t nc,
 		rep->said[rep->nsaid][0] = nb;
 		rep->said[rep->nsaid++][1] = nc;
 	}
-	fprintf(err, "bench check: warning: with %zu baseline and %zu current runs the smallest possible p-value is %.3g (%.3g corrected for %zu cases), not below alpha %g: no timing change can be significant (record more runs)\n",
-		nb, nc, minp, minp * (double)ntests, ntests, alpha);
+	fprintf(err, "bench check: %s: with %zu baseline and %zu current runs the smallest possible p-value is %.3g (%.3g corrected for %zu cases), not below alpha %g: no timing change can be significant (record more runs: bench's default records at least 8)\n",
+		rep->ci ? "error" : "warning", nb, nc, minp, minp * (double)ntests, ntests, alpha);
 }
 
-/* Medians, change and the raw one-sided p-values of a case in both sets. */
-static void compare_timing(struct check_row *r, const struct check_opts *o,
-			   FILE *err)
+/* Robust spread of n walls: 1.4826 MAD / median (0 when it cannot say). */
+static double robust_spread(const double *w, size_t n)
+{
+	struct stats st;
+
+	stats_compute(w, n, &st);
+	return n > 2 ? st.rcv : 0;
+}
+
+/* The median of the other rows' plain ratios (non-limit rows with runs on
+ * both sides); NAN with fewer than REF_CASES_MIN of them. */
+static double common_ratio(const struct check_report *rep, const struct check_row *self)
+{
+	double *v = calloc(rep->nrows + 1, sizeof(*v)), m = NAN;
+	size_t n = 0;
+
+	for (size_t i = 0; v && i < rep->nrows; i++) {
+		const struct check_row *o = &rep->rows[i];
+
+		if (o != self && o->b && o->c && !checkset_is_limit(o->b) && isfinite(o->ratio))
+			v[n++] = o->ratio;
+	}
+	if (n >= REF_CASES_MIN)
+		m = sample_median(v, n);
+	free(v);
+	return m;
+}
+
+/* What the case is compared relative to; *cx gets the current runs scaled
+ * by the other cases' common change when that is the reference. */
+static const char *reference_samples(const struct check_report *rep, struct check_row *r,
+				     const struct check_opts *o, double **cx)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
-	bool limit = checkset_is_limit(b);
-	bool rel = !o->absolute && !limit && b->rel_ok && c->rel_ok;
-	const double *x = rel ? c->rel : c->wall, *y = rel ? b->rel : b->wall;
+	double scale;
+
+	if (o->ref == REF_ABSOLUTE || checkset_is_limit(b))
+		return "absolute";
+	scale = o->ref == REF_CASES ? common_ratio(rep, r) : NAN;
+	if (isfinite(scale) && scale > 0) {
+		*cx = malloc(c->nruns * sizeof(**cx));
+		for (size_t k = 0; *cx && k < c->nruns; k++)
+			(*cx)[k] = c->wall[k] / scale;
+		return *cx ? "cases" : "absolute";
+	}
+	return b->rel_ok && c->rel_ok ? "memcpy" : "absolute";
+}
+
+/* Change, threshold and the raw one-sided p-values of a case. */
+static void compare_timing(const struct check_report *rep, struct check_row *r,
+			   const struct check_opts *o, FILE *err)
+{
+	const struct checkset_case *b = r->b, *c = r->c;
+	double *scaled = NULL;
+	const char *vs = reference_samples(rep, r, o, &scaled);
+	bool rel = strcmp(vs, "memcpy") == 0;
+	const double *x = scaled ? scaled : rel ? c->rel : c->wall;
+	const double *y = rel ? b->rel : b->wall;
 	struct rank_result rr;
 
-	r->nb = b->nruns;
-	r->nc = c->nruns;
-	r->b_med = sample_median(b->wall, b->nruns);
-	r->c_med = sample_median(c->wall, c->nruns);
 	if (!r->nb || !r->nc || rank_mann_whitney(x, r->nc, y, r->nb, &rr))
-		return;
-	if (!o->absolute && !limit && !rel)
-		fprintf(err, "bench check: warning: no in-run memcpy reference for %s: compared in absolute time\n", r->label);
-	r->vs = rel ? "memcpy" : "absolute";
+		goto out_free;
+	if (o->ref != REF_ABSOLUTE && !checkset_is_limit(b) && strcmp(vs, "absolute") == 0)
+		fprintf(err, "bench check: warning: no reference for %s (too few other cases, no in-run memcpy): compared in absolute time\n", r->label);
+	r->vs = vs;
 	r->b_val = sample_median(y, r->nb);
 	r->c_val = sample_median(x, r->nc);
 	r->change = r->c_val / r->b_val - 1;
 	r->pg = rr.p_greater;
 	r->pl = rr.p_less;
 	r->tested = true;
+	r->threshold = fmax(o->threshold, NOISE_K * fmax(robust_spread(b->wall, r->nb),
+							 robust_spread(c->wall, r->nc)));
 	r->abs_change = r->change;
 	r->abs_pg = r->pg;
-	if (rel && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
+	if (x != c->wall && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
 		r->abs_change = r->c_med / r->b_med - 1;
 		r->abs_pg = rr.p_greater;
 	}
+out_free:
+	free(scaled);
 }
 
 struct holm_item {
@@ -140,8 +206,8 @@ static void judge_timing(struct check_row *r, const struct check_opts *o)
 
 	r->p = r->pg < r->pl ? r->pg : r->pl;
 	/*
-	 * A regression is slower beyond the threshold relative to the in-run
-	 * memcpy AND in plain time. The reference cancels a machine that got
+	 * A regression is slower beyond the threshold relative to the
+	 * reference AND in plain time. The reference cancels a machine that got
 	 * slower as a whole (plain times alone would cry wolf); the plain
 	 * times cancel a reference that was itself disturbed (a memcpy slowed
 	 * by a neighbour's memory traffic while the copies were not, seen on
@@ -149,8 +215,8 @@ static void judge_timing(struct check_row *r, const struct check_opts *o)
 	 * never regresses in relative mode, it explains.
 	 */
 	if (r->pg < o->alpha)
-		r->timing = r->change > o->threshold && (o->absolute || !limit) &&
-			    r->abs_change > o->threshold && r->abs_pg < o->alpha ?
+		r->timing = r->change > r->threshold && (o->ref == REF_ABSOLUTE || !limit) &&
+			    r->abs_change > r->threshold && r->abs_pg < o->alpha ?
 			    T_REGRESSION : T_SLOWER;
 	else if (r->pl < o->alpha)
 		r->timing = T_FASTER;
@@ -202,7 +268,10 @@ static void compare_syscalls(struct check_row *r)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 
-	r->sc_known = (b->has_total || b->ncounts) && (c->has_total || c->ncounts);
+	bool bk = b->has_total || b->ncounts, ck = c->has_total || c->ncounts;
+
+	r->sc_known = bk && ck;
+	r->sc_missing = bk != ck;	/* counted on one side only: no comparison */
 	if (!r->sc_known)
 		return;
 	if (b->has_total && c->has_total && b->total != c->total)
@@ -241,6 +310,16 @@ static void row_verdict(struct check_row *r, struct check_report *rep)
 		rep->tally[V_NEW]++;
 		return;
 	}
+	if (r->failed) {
+		snprintf(r->verdict, sizeof(r->verdict), "failed");
+		rep->tally[V_FAILED]++;
+		return;
+	}
+	if (r->sc_missing && r->timing < T_FASTER) {
+		snprintf(r->verdict, sizeof(r->verdict), "syscalls-missing");
+		rep->tally[V_SC_MISSING]++;
+		return;
+	}
 	if (r->timing >= T_FASTER)
 		rep->tally[r->timing - T_FASTER + V_FASTER]++;
 	if (r->sc_changed)
@@ -271,6 +350,12 @@ static double machine_change(const struct check_report *rep)
 	return sample_median(v, n);
 }
 
+static const char *const ref_words[] = {
+	[REF_CASES] = "relative to the other cases",
+	[REF_MEMCPY] = "relative to the in-run memcpy",
+	[REF_ABSOLUTE] = "absolute",
+};
+
 static void summarise(struct check_report *rep, const struct check_opts *o)
 {
 	size_t len, cap = sizeof(rep->summary);
@@ -284,10 +369,12 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 	if (len < cap && o->only_syscalls)
 		len += (size_t)snprintf(s + len, cap - len, " system-call counts only");
 	else if (len < cap)
-		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%%, alpha %g%s",
-					o->absolute ? "absolute" : "relative to the in-run memcpy",
-					o->threshold * 100, o->alpha,
+		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%% (wider for noisy cases), alpha %g%s",
+					ref_words[o->ref], o->threshold * 100, o->alpha,
 					o->uncorrected ? " per case" : " over all cases (Holm)");
+	if (len < cap && isfinite(rep->common))
+		len += (size_t)snprintf(s + len, cap - len, "; all cases moved %+.1f%%",
+					rep->common * 100);
 	if (len < cap && !isnan(rep->machine))
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
@@ -295,13 +382,42 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
 }
 
-int check_compare(const struct checkset *bs, const struct checkset *cs,
-		  const struct check_opts *o, struct check_report *rep, FILE *err)
+/*
+ * Relative to the other cases, a change that every case shares is not
+ * judged: say so when it is larger than the threshold, with what memcpy
+ * did (it runs none of the copies' code: if it moved too, the machine did).
+ */
+static void warn_common(const struct check_report *rep, const struct check_opts *o, FILE *err)
 {
-	size_t k = 0, nsc = 0;
-	bool regress = false;
+	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
+	    fabs(rep->common) <= o->threshold)
+		return;
+	char mem[48] = "no memcpy rows";
 
-	memset(rep, 0, sizeof(*rep));
+	if (!isnan(rep->machine))
+		snprintf(mem, sizeof(mem), "memcpy %+.1f%%", rep->machine * 100);
+	fprintf(err, "bench check: warning: all cases moved %+.1f%% together (%s): the machine, or code every case runs; not judged per case (see --vs memcpy)\n",
+		rep->common * 100, mem);
+}
+
+/* Plain medians and their ratio for a row with both sides. */
+static void row_medians(struct check_row *r)
+{
+	r->nb = r->b->nruns;
+	r->nc = r->c->nruns;
+	r->b_med = sample_median(r->b->wall, r->nb);
+	r->c_med = sample_median(r->c->wall, r->nc);
+	r->ratio = r->nb && r->nc ? r->c_med / r->b_med : NAN;
+	r->failed = checkset_failed(r->c);
+}
+
+/* The rows: every baseline case with its current one (or none), then the
+ * current cases the baseline lacks. */
+static int fill_rows(struct check_report *rep, const struct checkset *bs,
+		     const struct checkset *cs)
+{
+	size_t k = 0;
+
 	rep->rows = calloc(bs->n + cs->n + 1, sizeof(*rep->rows));
 	if (!rep->rows)
 		return -ENOMEM;
@@ -309,39 +425,79 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 		struct check_row *r = &rep->rows[k++];
 
 		row_init(r, &bs->c[i], checkset_find(cs, &bs->c[i]));
-		if (!r->c)
-			continue;
-		if (!o->only_syscalls)
-			compare_timing(r, o, err);
-		compare_syscalls(r);
-		nsc += r->sc_known;
+		if (r->c)
+			row_medians(r);
 	}
 	for (size_t i = 0; i < cs->n; i++)
 		if (!checkset_find(bs, &cs->c[i]))
 			row_init(&rep->rows[k++], NULL, &cs->c[i]);
 	rep->nrows = k;
+	return 0;
+}
+
+/* Whether row r fails the gate. */
+static bool row_fails(const struct check_row *r, const struct check_opts *o)
+{
+	if (!r->c || !r->b)
+		return false;
+	return r->failed || r->timing == T_REGRESSION ||
+	       ((r->sc_changed || r->sc_missing) && !o->ignore_syscalls);
+}
+
+static int exit_code(const struct check_report *rep, const struct check_opts *o, size_t nsc,
+		     bool fails, FILE *err)
+{
+	if (rep->tally[V_MISSING] && !o->allow_missing)
+		return 2;
+	if (o->only_syscalls && !nsc) {
+		fprintf(err, "bench check: error: no case has system-call counts on both sides\n");
+		return 2;
+	}
+	if (o->ci && rep->unreachable && !o->only_syscalls)
+		return 2;
+	return fails ? 1 : 0;
+}
+
+int check_compare(const struct checkset *bs, const struct checkset *cs,
+		  const struct check_opts *o, struct check_report *rep, FILE *err)
+{
+	size_t nsc = 0;
+	bool fails = false;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->ci = o->ci;
+	if (fill_rows(rep, bs, cs))
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct check_row *r = &rep->rows[i];
+
+		if (!r->b || !r->c)
+			continue;
+		if (!o->only_syscalls && !r->failed)
+			compare_timing(rep, r, o, err);
+		compare_syscalls(r);
+		nsc += r->sc_known;
+	}
 	if (check_timings(rep, o, err)) {
 		free(rep->rows);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < rep->nrows; i++) {
 		struct check_row *r = &rep->rows[i];
 
 		row_verdict(r, rep);
-		regress |= r->timing == T_REGRESSION ||
-			   (r->sc_changed && !o->ignore_syscalls);
+		fails |= row_fails(r, o);
 		if (!r->c)
 			fprintf(err, "bench check: %s: case %s is in the baseline but not in the current results\n",
 				o->allow_missing ? "note" : "error", r->label);
+		if (r->failed)
+			fprintf(err, "bench check: error: case %s failed in the current results: %s\n",
+				r->label, r->c->status);
 	}
-	rep->machine = o->absolute || o->only_syscalls ? NAN : machine_change(rep);
-	rep->exit_code = regress ? 1 : 0;
-	if (rep->tally[V_MISSING] && !o->allow_missing)
-		rep->exit_code = 2;
-	if (o->only_syscalls && !nsc) {
-		fprintf(err, "bench check: error: no case has system-call counts on both sides\n");
-		rep->exit_code = 2;
-	}
+	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
+	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
+	warn_common(rep, o, err);
+	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
 	return 0;
 }

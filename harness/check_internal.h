@@ -16,12 +16,17 @@
 
 enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 
+/* What a case's times are compared relative to (see check.c). */
+enum check_ref { REF_CASES, REF_MEMCPY, REF_ABSOLUTE };
+
 struct check_opts {
 	const char *base, *cur;
-	double threshold;	/* fraction: 0.10 for 10% */
+	double threshold;	/* fraction: 0.05 for 5%; the floor of each case's */
 	double alpha;
-	bool absolute, ignore_syscalls, allow_missing, only_syscalls;
+	enum check_ref ref;
+	bool ignore_syscalls, allow_missing, only_syscalls;
 	bool uncorrected;	/* per-case alpha, no Holm correction */
+	bool ci;		/* unreachable significance is an error (exit 2) */
 	enum check_format format;
 };
 
@@ -30,11 +35,13 @@ enum check_timing { T_NONE, T_OK, T_FASTER, T_SLOWER, T_REGRESSION };
 struct check_row {
 	const struct checkset_case *b, *c;	/* NULL: missing / new */
 	char label[192];
-	const char *vs;		/* "memcpy", "absolute" or "-" */
+	const char *vs;		/* "cases", "memcpy", "absolute" or "-" */
 	size_t nb, nc;
 	double b_med, c_med;	/* median wall ns */
 	double b_val, c_val;	/* medians of what was compared */
 	double change;		/* c_val / b_val - 1 */
+	double ratio;		/* c_med / b_med: the plain change + 1 */
+	double threshold;	/* this case's: the option's, or wider for a noisy case */
 	double p;		/* one-sided, in the direction of the change */
 	bool tested;
 	double pg, pl;		/* one-sided p: slower, faster (Holm-adjusted) */
@@ -42,13 +49,15 @@ struct check_row {
 	 * in both (see judge_timing). */
 	double abs_change, abs_pg;
 	enum check_timing timing;
-	bool sc_known, sc_changed;
+	bool failed;		/* the current run of the case failed */
+	bool sc_known, sc_changed, sc_missing;
 	char sc_diff[256];
 	char verdict[48];
 };
 
 /* Verdict tallies for the summary, in the order they are printed. */
-enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_SYSCALLS, V_MISSING, V_NEW, V_COUNT };
+enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_SYSCALLS, V_SC_MISSING, V_FAILED,
+       V_MISSING, V_NEW, V_COUNT };
 extern const char *const verdict_name[V_COUNT];
 
 struct check_report {
@@ -56,7 +65,10 @@ struct check_report {
 	size_t nrows;
 	size_t tally[V_COUNT];
 	double machine;		/* change of limit/memcpy itself, NAN if none */
+	double common;		/* median plain change of all cases, NAN if none */
+	bool unreachable;	/* no timing change could be significant */
 	size_t said[16][2];	/* sample-size pairs warned about */
+	bool ci;		/* the check's --ci, for its messages */
 	size_t nsaid;
 	int exit_code;
 	char summary[512];

@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COL_CASE, COL_VS, COL_RUNS, COL_BASE, COL_CUR, COL_CHANGE, COL_P,
+enum { COL_CASE, COL_VS, COL_RUNS, COL_BASE, COL_CUR, COL_CHANGE, COL_THRESHOLD, COL_P,
        COL_VERDICT, COL_SYSCALLS, NCOLS };
 static const char *const col_name[NCOLS] = {
-	"case", "vs", "runs", "baseline", "current", "change", "p", "verdict", "syscalls",
+	"case", "vs", "runs", "baseline", "current", "change", "threshold", "p", "verdict",
+	"syscalls",
 };
 
 struct row_text {
@@ -50,6 +51,10 @@ static void row_texts(const struct check_row *r, struct row_text *t)
 		snprintf(t->f[COL_CHANGE], 256, "-");
 	else
 		snprintf(t->f[COL_CHANGE], 256, "%+.1f%%", r->change * 100);
+	if (r->tested)
+		snprintf(t->f[COL_THRESHOLD], 256, "%.1f%%", r->threshold * 100);
+	else
+		snprintf(t->f[COL_THRESHOLD], 256, "-");
 	if (isnan(r->p))
 		snprintf(t->f[COL_P], 256, "-");
 	else if (r->p < 0.0001)
@@ -57,7 +62,10 @@ static void row_texts(const struct check_row *r, struct row_text *t)
 	else
 		snprintf(t->f[COL_P], 256, "%.4f", r->p);
 	snprintf(t->f[COL_VERDICT], 256, "%s", r->verdict);
-	if (!r->sc_known)
+	if (r->sc_missing)
+		snprintf(t->f[COL_SYSCALLS], 256, "counted on the %s side only",
+			 r->b->has_total || r->b->ncounts ? "baseline" : "current");
+	else if (!r->sc_known)
 		snprintf(t->f[COL_SYSCALLS], 256, "n/a");
 	else if (r->sc_changed)
 		snprintf(t->f[COL_SYSCALLS], 256, "%s", r->sc_diff);
@@ -127,7 +135,7 @@ static void report_csv(const struct check_report *rep, FILE *out)
 	static const char *const extra[] = {
 		"vs", "baseline_runs", "current_runs", "baseline_median_ns",
 		"current_median_ns", "baseline_value", "current_value",
-		"change_pct", "p_value", "verdict", "baseline_syscalls",
+		"change_pct", "threshold_pct", "p_value", "verdict", "baseline_syscalls",
 		"current_syscalls", "syscalls_diff",
 	};
 	/* Rows go to the stream as they are made: no temp file, no commit. */
@@ -151,6 +159,7 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_num(&w, r->b_val, 6);
 		csv_num(&w, r->c_val, 6);
 		csv_num(&w, r->change * 100, 2);
+		csv_num(&w, r->tested ? r->threshold * 100 : NAN, 2);
 		csv_num(&w, r->p, 6);
 		csv_str(&w, r->verdict);
 		csv_total(&w, r->b);
@@ -184,6 +193,7 @@ static void json_row(const struct check_row *r, FILE *out)
 	json_num(out, "baseline_median_ns", r->b ? sample_median(r->b->wall, r->b->nruns) : NAN);
 	json_num(out, "current_median_ns", r->c ? sample_median(r->c->wall, r->c->nruns) : NAN);
 	json_num(out, "change_pct", r->change * 100);
+	json_num(out, "threshold_pct", r->tested ? r->threshold * 100 : NAN);
 	json_num(out, "p_value", r->p);
 	fputs(", \"verdict\": ", out);
 	json_str(out, r->verdict);
@@ -198,7 +208,7 @@ static void report_json(const struct check_report *rep,
 			const struct check_opts *o, FILE *out)
 {
 	fprintf(out, "{\n  \"mode\": \"%s\", \"threshold_pct\": %g, \"alpha\": %g,\n  \"cases\": [\n",
-		o->only_syscalls ? "syscalls" : o->absolute ? "absolute" : "relative",
+		o->only_syscalls ? "syscalls" : o->ref == REF_ABSOLUTE ? "absolute" : o->ref == REF_MEMCPY ? "memcpy" : "cases",
 		o->threshold * 100, o->alpha);
 	for (size_t i = 0; i < rep->nrows; i++) {
 		json_row(&rep->rows[i], out);

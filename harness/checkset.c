@@ -150,6 +150,7 @@ static void case_free(struct checkset_case *c)
 	free(c->rep);
 	free(c->wall);
 	free(c->rel);
+	free(c->status);
 }
 
 void checkset_free(struct checkset *s)
@@ -249,11 +250,14 @@ void checkset_row_ids(const struct csv_table *t, size_t row, const int *idc,
 		id[i] = csv_cell(t, row, (size_t)idc[i]);
 }
 
-/* A run that did not produce the right output does not count. */
-static bool run_verified(const struct csv_table *t, size_t row, int col)
+/* A flag column of a row: true unless "0" or "false"; dflt without the column. */
+static bool row_flag(const struct csv_table *t, size_t row, int col, bool dflt)
 {
-	const char *v = col < 0 ? "1" : csv_cell(t, row, (size_t)col);
+	const char *v;
 
+	if (col < 0)
+		return dflt;
+	v = csv_cell(t, row, (size_t)col);
 	return strcmp(v, "0") && strcmp(v, "false");
 }
 
@@ -277,7 +281,9 @@ static int load_run_row(struct checkset *s, const struct csv_table *t,
 		c->has_total = true;
 		c->total = total;
 	}
-	if (!*wall_s || !run_verified(t, row, col[2]))
+	/* a run that did not produce the right output, or that was run again
+	 * because an outside cause disturbed it, does not count */
+	if (!*wall_s || !row_flag(t, row, col[2], true) || row_flag(t, row, col[4], false))
 		return 0;
 	if (checkset_parse_u64(rep_s, &rep) || rep > UINT_MAX || checkset_parse_time(wall_s, &wall))
 		goto bad;
@@ -290,11 +296,12 @@ bad:
 static int load_runs(struct checkset *s, const struct csv_table *t,
 		     const char *path, char *why, size_t n)
 {
-	int idc[COL_NIDS], col[4], err;
+	int idc[COL_NIDS], col[5], err;
 
 	err = checkset_table_ids(t, path, idc, why, n);
 	if (err)
 		return err;
+	col[4] = columns_csv_col(t, COLFILE_RUNS, "retried");
 	col[0] = columns_csv_col(t, COLFILE_RUNS, "rep");
 	col[1] = columns_csv_col(t, COLFILE_RUNS, "wall_ns");
 	col[2] = columns_csv_col(t, COLFILE_RUNS, "verified");
@@ -339,6 +346,39 @@ static int load_syscalls(struct checkset *s, const struct csv_table *t,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* summary.csv: each case's status (a case that failed may have no run). */
+static int load_status(struct checkset *s, const char *path, char *why, size_t n)
+{
+	struct csv_table t;
+	int idc[COL_NIDS], sc, err;
+
+	err = csv_read(path, &t, why, n);
+	if (err)
+		return err;
+	err = checkset_table_ids(&t, path, idc, why, n);
+	if (err)
+		goto out_free;
+	sc = columns_csv_col(&t, COLFILE_SUMMARY, "status");
+	for (size_t row = 0; sc >= 0 && row < t.nrows && !err; row++) {
+		const char *id[COL_NIDS];
+		struct checkset_case *c;
+
+		checkset_row_ids(&t, row, idc, id);
+		c = checkset_case_get(s, id);
+		free(c ? c->status : NULL);
+		if (!c || !(c->status = strdup(csv_cell(&t, row, (size_t)sc))))
+			err = -ENOMEM;
+	}
+out_free:
+	csv_free(&t);
+	return err;
+}
+
+bool checkset_failed(const struct checkset_case *c)
+{
+	return c->status && strncmp(c->status, "failed", 6) == 0;
 }
 
 /* ------------------------------------------------------- reference -- */
@@ -439,12 +479,13 @@ static bool is_file(const char *path)
 /* A folder: its runs.csv and syscalls.csv, whichever exist (one must). */
 static int load_dir(struct checkset *s, const char *dir, char *why, size_t n)
 {
-	char runs[PATH_MAX], sys[PATH_MAX];
+	char runs[PATH_MAX], sys[PATH_MAX], sum[PATH_MAX];
 	enum file_kind kind;
 	int err = 0;
 
 	snprintf(runs, sizeof(runs), "%s/runs.csv", dir);
 	snprintf(sys, sizeof(sys), "%s/syscalls.csv", dir);
+	snprintf(sum, sizeof(sum), "%s/summary.csv", dir);
 	if (!is_file(runs) && !is_file(sys)) {
 		snprintf(why, n, "%s: no runs.csv or syscalls.csv in this folder", dir);
 		return -ENOENT;
@@ -453,6 +494,8 @@ static int load_dir(struct checkset *s, const char *dir, char *why, size_t n)
 		err = load_file(s, runs, &kind, why, n);
 	if (!err && is_file(sys))
 		err = load_file(s, sys, &kind, why, n);
+	if (!err && is_file(sum))
+		err = load_status(s, sum, why, n);
 	if (!err)
 		normalise(s);
 	return err;

@@ -30,6 +30,7 @@ struct checkset_case {
 	uint64_t total;		/* syscalls, all of them */
 	struct checkset_count *counts;	/* per syscall name, "total" excluded */
 	size_t ncounts;
+	char *status;		/* summary.csv's: "ok", "failed: ...", or NULL */
 };
 
 struct checkset {
@@ -37,8 +38,11 @@ struct checkset {
 	size_t n, cap;
 };
 
+/* Did the case fail in that run (summary.csv says so)? */
+bool checkset_failed(const struct checkset_case *c);
+
 /*
- * Loads a results folder (runs.csv and/or syscalls.csv in it), a runs.csv
+ * Loads a results folder (runs.csv, syscalls.csv, summary.csv in it), a runs.csv
  * (with the syscalls.csv beside it, when there is one), a syscalls.csv alone
  * or a baseline file. 0, or -errno with why filled.
  */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* child.c - a fresh child process per measured run (see child.h). */
 #include "child.h"
+#include "disturb.h"
 #include "fileio.h"
 #include "interrupt.h"
 
@@ -17,6 +18,7 @@
 struct child_report {
 	int err;
 	uint64_t wall_ns;
+	uint64_t cpu_wait_ns, cpu_run_ns;
 	char msg[256];
 	struct syscount counts;
 };
@@ -40,6 +42,9 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 	memset(&rep, 0, sizeof(rep));
 	rep.err = w->setup ? w->setup(w->arg) : 0;
 	if (!rep.err) {
+		uint64_t wait0 = 0, run0 = 0, wait1 = 0, run1 = 0;
+
+		disturb_thread_times(&wait0, &run0);
 		if (sc)
 			syscount_begin(sc);
 		t0 = now_ns();
@@ -48,6 +53,10 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 		if (sc)
 			syscount_end(sc, &rep.counts);
 		rep.wall_ns = t1 - t0;
+		if (disturb_thread_times(&wait1, &run1)) {
+			rep.cpu_wait_ns = wait1 - wait0;
+			rep.cpu_run_ns = run1 - run0;
+		}
 		if (w->teardown)
 			w->teardown(w->arg);
 	}
@@ -101,6 +110,8 @@ static void take_report(struct child_result *res, const struct child_report *rep
 {
 	res->err = rep->err;
 	res->wall_ns = rep->wall_ns;
+	res->cpu_wait_ns = rep->cpu_wait_ns;
+	res->cpu_run_ns = rep->cpu_run_ns;
 	res->counts = rep->counts;
 	snprintf(res->msg, sizeof(res->msg), "%s", rep->msg);
 	if (sc && syscount_counted_by_parent(sc))

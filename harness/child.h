@@ -36,6 +36,8 @@ struct child_result {
 	int status;		/* wait status */
 	struct rusage ru;	/* the child's, its own children included */
 	uint64_t wall_ns;	/* run() alone */
+	uint64_t cpu_wait_ns;	/* run()'s thread waiting for a CPU (schedstat) */
+	uint64_t cpu_run_ns;	/* run()'s thread on a CPU (schedstat) */
 	struct syscount counts;	/* with a session: run()'s system calls */
 	char msg[256];
 };

@@ -18,12 +18,18 @@
 
 static void check_usage(FILE *f)
 {
-	fputs("usage: bench check --baseline BASE --current CUR [--threshold 10%] [--alpha 0.01]\n"
-	      "                   [--absolute] [--only-syscalls] [--ignore-syscalls] [--allow-missing]\n"
-	      "                   [--uncorrected]\n"
-	      "                   [--format table|csv|json|markdown]\n"
+	fputs("usage: bench check --baseline BASE --current CUR [--threshold 5%] [--alpha 0.01]\n"
+	      "                   [--vs cases|memcpy|absolute] [--absolute] [--ci]\n"
+	      "                   [--only-syscalls] [--ignore-syscalls] [--allow-missing]\n"
+	      "                   [--uncorrected] [--format table|csv|json|markdown]\n"
 	      "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save).\n"
-	      "Exit: 0 no regression, 1 a regression or changed system calls, 2 bad input.\n", f);
+	      "A case regresses when its runs are slower (Mann-Whitney, Holm over all cases, alpha)\n"
+	      "by more than its threshold (--threshold, or twice its robust spread when wider),\n"
+	      "relative to the other cases' common change (--vs cases, default) and in plain time.\n"
+	      "--ci (or the environment variable CI set, as CI services do): a comparison that\n"
+	      "cannot reach significance with the runs recorded is an error, exit 2.\n"
+	      "Exit: 0 no regression, 1 a regression, a failed case or changed or missing system\n"
+	      "calls, 2 bad input or (in CI) a comparison that cannot reach significance.\n", f);
 }
 
 static int parse_threshold(const char *s, double *out)
@@ -61,10 +67,31 @@ static int parse_format(const char *s, enum check_format *f)
 	return -EINVAL;
 }
 
+static int parse_ref(const char *s, enum check_ref *r)
+{
+	static const char *const names[] = { "cases", "memcpy", "absolute" };
+
+	for (size_t i = 0; i < 3; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*r = (enum check_ref)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* CI services set CI (GitHub Actions, GitLab, most others: "true"). */
+static bool in_ci(void)
+{
+	const char *v = getenv("CI");
+
+	return v && *v && strcmp(v, "false") && strcmp(v, "0");
+}
+
 enum {
 	OPT_BASELINE = 256, OPT_CURRENT, OPT_THRESHOLD, OPT_ALPHA, OPT_FORMAT,
 	OPT_ABSOLUTE, OPT_IGNORE_SYSCALLS, OPT_ALLOW_MISSING, OPT_ONLY_SYSCALLS,
-	OPT_UNCORRECTED,
+	OPT_UNCORRECTED, OPT_VS, OPT_CI,
 };
 
 static const struct option check_long_opts[] = {
@@ -78,6 +105,8 @@ static const struct option check_long_opts[] = {
 	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "only-syscalls", no_argument, NULL, OPT_ONLY_SYSCALLS },
 	{ "uncorrected", no_argument, NULL, OPT_UNCORRECTED },
+	{ "vs", required_argument, NULL, OPT_VS },
+	{ "ci", no_argument, NULL, OPT_CI },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,14 +131,16 @@ static int check_opt(struct check_opts *o, int opt, const char *val, FILE *err)
 	case OPT_THRESHOLD: bad = parse_threshold(val, &o->threshold); break;
 	case OPT_ALPHA: bad = parse_alpha(val, &o->alpha); break;
 	case OPT_FORMAT: bad = parse_format(val, &o->format); break;
-	case OPT_ABSOLUTE: o->absolute = true; break;
+	case OPT_ABSOLUTE: o->ref = REF_ABSOLUTE; break;
+	case OPT_VS: bad = parse_ref(val, &o->ref); break;
+	case OPT_CI: o->ci = true; break;
 	case OPT_IGNORE_SYSCALLS: o->ignore_syscalls = true; break;
 	case OPT_ALLOW_MISSING: o->allow_missing = true; break;
 	case OPT_ONLY_SYSCALLS: o->only_syscalls = true; break;
 	case OPT_UNCORRECTED: o->uncorrected = true; break;
 	}
 	if (bad)
-		fprintf(err, "bench check: bad value '%s' for --%s (threshold: a percentage 0-1000 like 10%%; alpha: between 0 and 1; format: table, csv, json or markdown)\n", val, check_opt_name(opt));
+		fprintf(err, "bench check: bad value '%s' for --%s (threshold: a percentage 0-1000 like 5%%; alpha: between 0 and 1; vs: cases, memcpy or absolute; format: table, csv, json or markdown)\n", val, check_opt_name(opt));
 	return bad ? -EINVAL : 0;
 }
 
@@ -129,7 +160,7 @@ static int check_parse(struct check_opts *o, int argc, char **argv, FILE *out,
 {
 	int opt;
 
-	*o = (struct check_opts){ .threshold = 0.10, .alpha = 0.01 };
+	*o = (struct check_opts){ .threshold = 0.05, .alpha = 0.01, .ref = REF_CASES, .ci = in_ci() };
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc then forgets a half-read "-abc" */
 	while ((opt = getopt_long(argc, argv, ":h", check_long_opts, NULL)) != -1) {

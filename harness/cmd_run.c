@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "memstate.h"
 #include "meta.h"
+#include "tune.h"
 #include "report.h"
 #include "units.h"
 #include "fsinfo.h"
@@ -179,8 +180,9 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 	if (warm && len >= 0 && (size_t)len < n)
 		len += snprintf(out + len, n - (size_t)len, "%u warm-up, ", warm);
 	if (len >= 0 && (size_t)len < n)
-		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" : "3 or 5 measured runs",
-			 o->repeat);
+		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" :
+			 "8 to %u measured runs (fewer for runs over 2 s; more while the median is unsettled)",
+			 o->repeat ? o->repeat : o->max_runs);
 }
 
 /* The plan, before any work: cases, runs, space, where files go. */
@@ -405,6 +407,7 @@ int cmd_run(int argc, char **argv)
 	struct bench_opts o;
 	struct runner r = { .o = &o };
 	struct meta_times times = { 0 };
+	struct tune_state tune = { 0 };
 	char made[PATH_MAX], results[PATH_MAX];
 	int ret, err;
 
@@ -450,6 +453,16 @@ int cmd_run(int argc, char **argv)
 		goto out_free;
 	}
 	prepare_cases(&r);
+	if (o.tune) {
+		char said[256];
+
+		if (tune_apply(&tune, said, sizeof(said))) {
+			fprintf(stderr, "bench: --tune: %s\n", said);
+			ret = 2;
+			goto out_free;
+		}
+		progress_line(&r.progress, "bench: --tune: %s", said);
+	}
 	start_counting(&r);
 	if (runner_run_all(&r) == -ENOMEM) {
 		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);
@@ -461,6 +474,7 @@ int cmd_run(int argc, char **argv)
 	if (interrupt_signal)
 		ret = interrupt_exit_code();
 out_free:
+	tune_restore(&tune);
 	runner_remove_workdir(&r);
 	runner_free(&r);
 	return ret;

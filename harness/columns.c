@@ -11,6 +11,7 @@
  */
 #include "columns.h"
 #include "json.h"
+#include "disturb.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -123,6 +124,19 @@ static void get_limit_row(const struct col_row *x, struct col_value *v)
 	v->s = x->sum->limit_row;
 }
 
+static void get_reported(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->run->reported_kib < 0;
+	v->i = x->run->reported_kib;
+	v->u = (uint64_t)x->run->reported_kib;
+}
+
+static void get_disturbed(const struct col_row *x, struct col_value *v)
+{
+	disturb_name(x->run->disturbed, v->buf, sizeof(v->buf));
+	v->s = v->buf;
+}
+
 static void get_status(const struct col_row *x, struct col_value *v)
 {
 	report_status(x->c, v->buf, sizeof(v->buf));
@@ -182,17 +196,27 @@ static const struct column runs_cols[] = {
 	{ "dirty_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "dirty page-cache memory of the machine just before the run (/proc/meminfo Dirty)", RUN(dirty_kb) },
 	{ "writeback_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "memory under writeback just before the run, after waiting for it to end (/proc/meminfo Writeback)", RUN(writeback_kb) },
 	{ "output_blocks", COL_U64, 0, false, ROLE_MEASURE, "512 B", "blocks allocated to the verified output, all its files (st_blocks): a copy that leaves holes has fewer than size / 512", RUN(output_blocks) },
+	{ "cpu_wait_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread waited for a CPU inside the clock (schedstat)", RUN(cpu_wait_ns) },
+	{ "cpu_run_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread ran on a CPU inside the clock (schedstat)", RUN(cpu_run_ns) },
+	{ "reported_kib", COL_I64, 0, true, ROLE_MEASURE, "KiB", "memory the guest gave back to its host (free-page reporting) since the previous run ended; empty where the kernel does not say", .get = get_reported },
+	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes seen: `reporting`, `steal`, `cpu-wait` (waited > 5 % of the run), joined by +; empty for none", .get = get_disturbed },
+	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so run again, and left out of the statistics", RUN(retried) },
+	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
 };
 
 static const struct column summary_cols[] = {
 	{ "runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs attempted", CASE(nruns) },
-	{ "verified_runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs whose output was verified; the statistics are theirs", SUM(verified) },
+	{ "verified_runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs whose output was verified", SUM(verified) },
+	{ "retried_runs", COL_U64, 0, false, ROLE_MEASURE, "", "measured runs disturbed by an outside cause and run again", SUM(retried) },
+	{ "counted_runs", COL_U64, 0, false, ROLE_MEASURE, "", "runs the statistics are of: verified and not retried", SUM(counted) },
+	{ "outlier_runs", COL_U64, 0, false, ROLE_MEASURE, "", "counted runs marked as outliers (see runs.csv)", SUM(outliers) },
 	{ "median_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median wall time", SUM(st.median) },
 	{ "min_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "fastest wall time", SUM(st.min) },
 	{ "max_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "slowest wall time", SUM(st.max) },
 	{ "mean_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "mean wall time", SUM(st.mean) },
 	{ "stddev_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "sample standard deviation of the wall time", SUM(st.stddev) },
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
+	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
 	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone)", .get = get_ratio },
 	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`", .get = get_class },

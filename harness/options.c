@@ -18,7 +18,7 @@ enum {
 	OPT_DATASET, OPT_REPEAT, OPT_WARMUP, OPT_CACHE, OPT_DIR, OPT_OUT,
 	OPT_SEED, OPT_FORMAT, OPT_HELP, OPT_VERSION, OPT_PART_SIZE,
 	OPT_BATCH_LINES, OPT_QUEUE_DEPTH, OPT_THREADS, OPT_FSYNC, OPT_PLOT,
-	OPT_DROP_CACHES, OPT_SYSCALLS, OPT_QUIET, OPT_NO_LIMITS,
+	OPT_DROP_CACHES, OPT_SYSCALLS, OPT_QUIET, OPT_NO_LIMITS, OPT_MAX_RUNS, OPT_TUNE,
 	OPT_SOURCE, OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_EXPORT_MARKDOWN,
 };
 
@@ -30,6 +30,8 @@ static const struct option long_opts[] = {
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "dataset", required_argument, NULL, OPT_DATASET },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "tune", no_argument, NULL, OPT_TUNE },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "dir", required_argument, NULL, OPT_DIR },
@@ -102,11 +104,16 @@ void options_usage(FILE *f)
 "  --fsync               include fdatasync of the output in the timed region\n"
 "\n"
 "How to measure:\n"
-"  --repeat N            measured runs per case (default: 5, or 3 when a run takes > 2 s)\n"
+"  --repeat N            exactly N measured runs per case (default: adaptive, below)\n"
+"  --max-runs N          adaptive: at least 8 measured runs (5 when a run takes > 2 s),\n"
+"                        then more until the median is known within +-1.5 % (95 %\n"
+"                        confidence), 10 s of runs were spent, or N runs (default 20)\n"
 "  --warmup N            unmeasured runs first (default 1; the first also counts syscalls)\n"
 "  --cache MODE          warm, cold or both (default warm); cold evicts the source with\n"
 "                        fdatasync + POSIX_FADV_DONTNEED and checks it with mincore\n"
 "  --drop-caches         cold also writes /proc/sys/vm/drop_caches (root only)\n"
+"  --tune                (root) turn a VM's free-page reporting off for the run and\n"
+"                        restore it after: fewer runs disturbed (docs/noise.md)\n"
 "  --syscalls MODE       auto, perf, ptrace or off (default auto)\n"
 "  --no-limits           skip the memcpy limit rows\n"
 "  --seed N              dataset and shuffle seed (default 1)\n"
@@ -265,6 +272,7 @@ static void options_defaults(struct bench_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->part_size = 10u << 20;
 	o->warmup = 1;
+	o->max_runs = 20;
 	o->cache_warm = true;
 	o->seed = 1;
 	o->syscount = SYSCOUNT_AUTO;
@@ -297,6 +305,8 @@ static int parse_one(int opt, struct bench_opts *o)
 	case OPT_BUFFER: return parse_size_list(flag, optarg, false, &o->buffers);
 	case OPT_BATCH_LINES: return parse_count_list(flag, optarg, &o->batch_lines);
 	case OPT_REPEAT: return parse_count(flag, optarg, 1, 100000, &o->repeat);
+	case OPT_MAX_RUNS: return parse_count(flag, optarg, 1, 100000, &o->max_runs);
+	case OPT_TUNE: o->tune = true; return 0;
 	case OPT_WARMUP: return parse_count(flag, optarg, 0, 1000, &o->warmup);
 	case OPT_QUEUE_DEPTH: return parse_count(flag, optarg, 1, 4096, &o->queue_depth);
 	case OPT_THREADS: return parse_count(flag, optarg, 1, 1024, &o->threads);

@@ -33,7 +33,8 @@ struct bench_opts {
 	struct u64_list buffers;	/* empty: each strategy's default */
 	struct u64_list batch_lines;	/* empty: the seed matrix */
 	uint64_t part_size;
-	unsigned repeat;		/* 0: auto (5, or 3 for slow cases) */
+	unsigned repeat;		/* 0: adaptive (see runner.c) */
+	unsigned max_runs;		/* adaptive: at most this many */
 	unsigned warmup;
 	bool cache_warm, cache_cold;
 	bool drop_caches;
@@ -41,6 +42,7 @@ struct bench_opts {
 	bool plot;
 	bool quiet;
 	bool no_limits;
+	bool tune;			/* quiet the VM for the run (root) */
 	unsigned queue_depth;
 	unsigned threads;
 	uint64_t seed;

@@ -12,6 +12,7 @@
  */
 #include "runner.h"
 #include "child.h"
+#include "disturb.h"
 #include "rng.h"
 #include "interrupt.h"
 #include "memstate.h"
@@ -94,6 +95,8 @@ static void describe_failure(struct runner *r, struct bench_case *c,
 static void fill_result(struct run_result *res, const struct child_result *ch)
 {
 	res->wall_ns = ch->wall_ns;
+	res->cpu_wait_ns = ch->cpu_wait_ns;
+	res->cpu_run_ns = ch->cpu_run_ns;
 	res->user_ns = tv_ns(ch->ru.ru_utime);
 	res->sys_ns = tv_ns(ch->ru.ru_stime);
 	res->max_rss_kb = ch->ru.ru_maxrss;
@@ -157,6 +160,28 @@ static void settle_writeback(struct run_result *res)
 	res->writeback_kb = m.writeback_kb;
 }
 
+/* Does c run on several CPUs (its own threads, the kernel's, two processes)? */
+static bool multi_cpu(const struct bench_case *c)
+{
+	const struct workload_variant *v = workload_variant_find(c->spec.wl, c->spec.variant);
+
+	return (c->spec.strategy && (c->spec.strategy->flags & STRATEGY_MULTI_CPU)) ||
+	       (c->spec.wl->flags & WORKLOAD_MULTI_CPU) || (v && (v->flags & VARIANT_MULTI_CPU));
+}
+
+/* Records what outside the run may have slowed it (disturb.h). */
+static void note_disturbance(struct runner *r, const struct bench_case *c,
+			     const struct disturb_probe *start, const struct disturb_probe *end,
+			     const struct child_result *ch, struct run_result *res)
+{
+	const struct disturb_probe *before = r->seq > 1 ? &r->last_probe : start;
+
+	res->reported_kib = end->reported_kib < 0 ? -1 : end->reported_kib - before->reported_kib;
+	res->disturbed = disturb_judge(before, start, end, ch->wall_ns, ch->cpu_wait_ns,
+				       multi_cpu(c));
+	r->last_probe = *end;
+}
+
 /* Verifies the output of a run that exited well. */
 static int check_output(struct bench_case *c, const char *dst)
 {
@@ -190,6 +215,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		.setup = work_setup, .run = work_run, .teardown = work_teardown,
 		.arg = &w, .msg = w.ctx.msg,
 	};
+	struct disturb_probe start, end;
 	struct child_result ch;
 	char dst[PATH_MAX + 32];
 	int err;
@@ -205,7 +231,10 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 	};
+	disturb_snapshot(&start);
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
+	disturb_snapshot(&end);
+	note_disturbance(r, c, &start, &end, &ch, res);
 	if (err)
 		goto out_remove_output;
 	if (!child_ok(&ch)) {
@@ -257,21 +286,95 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
 }
 
 /*
- * How many measured runs c gets: --repeat, or 5 (3 when a run is slow),
- * judged from its first run that was not counted (a counted run is slower).
+ * How many measured runs a case gets, when --repeat does not say: at least
+ * RUNS_MIN (RUNS_MIN_SLOW for runs over SLOW_RUN_NS, judged from the first
+ * uncounted run), then more while the 95 % confidence interval of the median
+ * is wider than +-CI_TARGET of it, until RUNS_BUDGET_NS of measured time or
+ * --max-runs. Eight runs a side is what `bench check` needs for a verdict
+ * after its correction over many cases (see check.c).
  */
-static unsigned case_target(const struct runner *r, uint64_t wall_ns)
+#define RUNS_MIN 8u
+#define RUNS_MIN_SLOW 5u
+#define SLOW_RUN_NS 2000000000ull
+#define RUNS_BUDGET_NS 10000000000ull
+#define CI_TARGET 0.015
+/* A disturbed measured run is run again at most this often. */
+#define RETRIES_MAX 2u
+
+/* Per case, the state of its rounds. */
+struct case_plan {
+	unsigned min, max;	/* measured runs: at least, at most */
+	bool decided;		/* min judged from an uncounted run */
+	uint64_t spent_ns;	/* measured time so far */
+	bool done;		/* wants no more runs */
+};
+
+static void plan_runs(const struct runner *r, struct case_plan *p)
 {
-	if (r->o->repeat)
-		return r->o->repeat;
-	return wall_ns > 2000000000ull ? 3 : 5;
+	unsigned max = r->o->repeat ? r->o->repeat : r->o->max_runs;
+
+	p->max = max;
+	p->min = r->o->repeat ? r->o->repeat : (RUNS_MIN < max ? RUNS_MIN : max);
 }
 
-static void record(struct bench_case *c, const struct run_result *res)
+/* Measured runs that count: verified and not retried. */
+static size_t counted_runs(const struct bench_case *c, double *walls)
 {
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nruns; k++)
+		if (c->runs[k].verified && !c->runs[k].retried) {
+			if (walls)
+				walls[n] = (double)c->runs[k].wall_ns;
+			n++;
+		}
+	return n;
+}
+
+/* Is the median of c known well enough (a distribution-free 95 % interval
+ * from order statistics within +-CI_TARGET)? */
+static bool median_settled(const struct bench_case *c)
+{
+	double *w = calloc(c->nruns + 1, sizeof(*w)), lo, hi, med;
+	size_t n = counted_runs(c, w);
+	bool settled = false;
+
+	if (w && n >= 6) {
+		stats_ci_median(w, n, &lo, &hi, &med);
+		settled = med > 0 && (hi - lo) / 2 <= CI_TARGET * med;
+	}
+	free(w);
+	return settled;
+}
+
+static bool wants_more(const struct bench_case *c, const struct case_plan *p)
+{
+	size_t n = counted_runs(c, NULL);
+
+	if (c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
+		return false;
+	if (n < p->min)
+		return true;
+	if (n >= p->max || p->spent_ns >= RUNS_BUDGET_NS)
+		return false;
+	return !median_settled(c);
+}
+
+static int record(struct bench_case *c, const struct run_result *res)
+{
+	if (c->nruns == c->cap_runs) {
+		size_t cap = c->cap_runs ? 2 * c->cap_runs : 16;
+		struct run_result *p = realloc(c->runs, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->runs = p;
+		c->cap_runs = cap;
+	}
 	c->runs[c->nruns] = *res;
 	c->runs[c->nruns].rep = (unsigned)c->nruns + 1;
 	c->nruns++;
+	return 0;
 }
 
 /* Marks c failed (or unavailable, for a whole-file strategy over budget). */
@@ -286,17 +389,43 @@ static void case_failed(struct bench_case *c, int err)
 	}
 }
 
-/* Per case, the state of its rounds. */
-struct case_plan {
-	unsigned target;	/* measured runs it gets */
-	bool decided;		/* target judged from an uncounted run */
-};
-
 /*
- * One run of one case in a round: counting, warm-up or measured. A measured
- * run that failed verification is recorded too (verified = 0), so that the
- * results show what was attempted.
+ * One measured run of c, run again (at most RETRIES_MAX times) while an
+ * outside cause disturbed it. Every attempt is recorded; a disturbed one
+ * that was run again is marked retried and left out of the statistics.
  */
+/* After c's first uncounted run: a slow case gets the smaller minimum. */
+static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall_ns)
+{
+	if (p->decided)
+		return;
+	p->decided = true;
+	if (!r->o->repeat && wall_ns > SLOW_RUN_NS && RUNS_MIN_SLOW < p->min)
+		p->min = RUNS_MIN_SLOW;
+}
+
+static int measure(struct runner *r, struct bench_case *c, struct case_plan *p)
+{
+	for (unsigned attempt = 0;; attempt++) {
+		struct run_result res;
+		int err = runner_run_once(r, c, false, &res);
+		bool again = !err && res.disturbed && attempt < RETRIES_MAX;
+
+		if (err == -EINTR && interrupt_signal)
+			return err;
+		res.retried = again;
+		if (res.timed && record(c, &res))
+			return -ENOMEM;
+		if (err)
+			return err;
+		p->spent_ns += res.wall_ns;
+		judge_min(r, p, res.wall_ns);
+		if (!again)
+			return 0;
+	}
+}
+
+/* One run of one case in a round: counting, warm-up or measured. */
 static void run_case_round(struct runner *r, struct bench_case *c, enum round_kind kind,
 			   struct case_plan *p)
 {
@@ -304,25 +433,24 @@ static void run_case_round(struct runner *r, struct bench_case *c, enum round_ki
 	struct run_result res;
 	int err;
 
-	if (c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
+	if (p->done || c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
 		return;
 	if (kind == ROUND_COUNT && !counting)
 		return;
-	if (kind == ROUND_MEASURE && c->nruns >= p->target)
-		return;
-	err = runner_run_once(r, c, counting, &res);
+	if (kind == ROUND_MEASURE) {
+		err = measure(r, c, p);
+		p->done = !err && !wants_more(c, p);
+	} else {
+		err = runner_run_once(r, c, counting, &res);
+	}
 	if (err == -EINTR && interrupt_signal)
 		return;
-	if (kind == ROUND_MEASURE && res.timed)
-		record(c, &res);
 	if (err) {
 		case_failed(c, err);
 		return;
 	}
-	if (!counting && !p->decided) {
-		p->target = case_target(r, res.wall_ns);
-		p->decided = true;
-	}
+	if (kind == ROUND_WARMUP)
+		judge_min(r, p, res.wall_ns);
 }
 
 /* One round over every case, in the round's shuffled order. */
@@ -355,34 +483,44 @@ static void end_counting(struct runner *r)
 	r->sc = NULL;
 }
 
-static int alloc_plans(struct runner *r, unsigned max_target, struct case_plan **plans,
-		       size_t **order)
+static int alloc_plans(struct runner *r, struct case_plan **plans, size_t **order)
 {
 	*order = calloc(r->ncases, sizeof(**order));
 	*plans = calloc(r->ncases, sizeof(**plans));
 	if (!*order || !*plans)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->ncases; i++) {
-		(*plans)[i].target = max_target;
-		r->cases[i].runs = calloc(max_target, sizeof(struct run_result));
-		if (!r->cases[i].runs)
-			return -ENOMEM;	/* runner_free() frees those made */
+		plan_runs(r, &(*plans)[i]);
 		if (r->cases[i].state == CASE_PENDING)
 			r->cases[i].state = CASE_OK;
 	}
 	return 0;
 }
 
+static bool any_wants_more(const struct runner *r, const struct case_plan *plans)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!plans[i].done && r->cases[i].state == CASE_OK)
+			return true;
+	return false;
+}
+
+/*
+ * The rounds: the counting round (when counting), the counters removed, the
+ * warm-up rounds, then measured rounds until no case wants more runs. A
+ * case whose first measured run was the first uncounted one (no separate
+ * warm-up) judges its minimum from that run.
+ */
 int runner_run_all(struct runner *r)
 {
-	unsigned max_target = r->o->repeat ? r->o->repeat : 5, counted = r->sc ? 1 : 0;
+	unsigned counted = r->sc ? 1 : 0, max = r->o->repeat ? r->o->repeat : r->o->max_runs;
 	unsigned warm = r->o->warmup > counted ? r->o->warmup - counted : 0;
-	unsigned rounds = counted + warm + max_target;
+	unsigned rounds = counted + warm + max;
 	struct case_plan *plans = NULL;
 	size_t *order = NULL;
 	int err;
 
-	err = alloc_plans(r, max_target, &plans, &order);
+	err = alloc_plans(r, &plans, &order);
 	if (err)
 		goto out_free;
 	r->start_ns = runner_now_ns();
@@ -393,6 +531,8 @@ int runner_run_all(struct runner *r)
 
 		if (round == counted)
 			end_counting(r);
+		if (kind == ROUND_MEASURE && !any_wants_more(r, plans))
+			break;
 		run_round(r, plans, order, round, kind);
 	}
 	end_counting(r);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "disturb.h"
 #include "progress.h"
 #include "case.h"
 #include "sysinfo.h"
@@ -26,6 +27,7 @@ struct runner {
 	char sc_why[160];
 	unsigned seq;			/* runs so far: names outputs, orders runs */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
+	struct disturb_probe last_probe;	/* the machine when the last run ended */
 	struct progress progress;
 };
 

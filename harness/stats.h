@@ -9,10 +9,15 @@
 struct stats {
 	size_t n;
 	double median, min, max, mean, stddev, cv;	/* cv = stddev / mean */
+	double mad;		/* median absolute deviation from the median */
+	double rcv;		/* robust CV: 1.4826 mad / median */
 };
 
 /* Summarises n samples (not modified). n == 0 gives all zeros. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
+/* The distribution-free 95 % confidence interval [lo, hi] of the median,
+ * and the median; NAN for n == 0 (n < 6: the whole range). */
+void stats_ci_median(const double *samples, size_t n, double *lo, double *hi, double *med);
 /* Median of n samples (copied, not modified); 0 for n == 0. */
 double stats_median(const double *samples, size_t n);
 /* The same, but NAN for n == 0 (no figure rather than a zero one). */

@@ -102,7 +102,31 @@ static ssize_t find_limit(const struct runner *r, const struct case_summary *sum
 	return best;
 }
 
-static void summarize_runs(const struct bench_case *c, struct case_summary *s)
+/*
+ * Marks the counted runs far from the median as outliers: a robust z-score
+ * (x - median) / (1.4826 MAD) beyond OUTLIER_Z (Iglewicz and Hoaglin's
+ * modified z-score rule). They stay in the statistics (the median is the
+ * figure); the count tells how many there were.
+ */
+#define OUTLIER_Z 3.5
+
+static size_t mark_outliers(struct bench_case *c, const struct stats *st)
+{
+	double scale = 1.4826 * st->mad;
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nruns; k++) {
+		struct run_result *x = &c->runs[k];
+
+		x->outlier = x->verified && !x->retried && scale > 0 &&
+			     fabs((double)x->wall_ns - st->median) > OUTLIER_Z * scale;
+		n += x->outlier;
+	}
+	return n;
+}
+
+/* Statistics of the counted runs: verified and not retried. */
+static void summarize_runs(struct bench_case *c, struct case_summary *s)
 {
 	double *w = calloc(c->nruns + 1, sizeof(double));
 	double *u = calloc(c->nruns + 1, sizeof(double));
@@ -111,17 +135,20 @@ static void summarize_runs(const struct bench_case *c, struct case_summary *s)
 
 	memset(s, 0, sizeof(*s));
 	for (size_t k = 0; w && u && y && k < c->nruns; k++) {
-		if (!c->runs[k].verified)
+		s->verified += c->runs[k].verified;
+		s->retried += c->runs[k].retried;
+		if (!c->runs[k].verified || c->runs[k].retried)
 			continue;
 		w[n] = (double)c->runs[k].wall_ns;
 		u[n] = (double)c->runs[k].user_ns;
 		y[n++] = (double)c->runs[k].sys_ns;
 	}
-	s->verified = n;
+	s->counted = n;
 	if (w && u && y) {
 		stats_compute(w, n, &s->st);
 		s->user_ns = stats_median(u, n);
 		s->sys_ns = stats_median(y, n);
+		s->outliers = mark_outliers(c, &s->st);
 	}
 	if (s->st.median > 0)
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);
@@ -165,7 +192,7 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 	s->limit_row = r->cases[lim].spec.variant;
 }
 
-void report_summarize(const struct runner *r, struct case_summary *sums)
+void report_summarize(struct runner *r, struct case_summary *sums)
 {
 	for (size_t i = 0; i < r->ncases; i++)
 		summarize_runs(&r->cases[i], &sums[i]);

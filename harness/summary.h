@@ -24,8 +24,11 @@ enum case_class {
 };
 
 struct case_summary {
-	struct stats st;	/* of wall_ns, verified runs only */
-	size_t verified;	/* runs verified, of c->nruns attempted */
+	struct stats st;	/* of wall_ns, counted runs only */
+	size_t verified;	/* runs verified, of c->nruns recorded */
+	size_t retried;		/* runs disturbed and run again */
+	size_t counted;		/* verified and not retried: the statistics' */
+	size_t outliers;	/* counted runs far from the median */
 	double mib_per_s;	/* size / median */
 	enum case_class cls;
 	double ratio;		/* median / fastest page-cache median of its
@@ -35,8 +38,8 @@ struct case_summary {
 	const char *limit_row;	/* the limit row divided by, or NULL */
 };
 
-/* Fills sums[i] for r->cases[i]. */
-void report_summarize(const struct runner *r, struct case_summary *sums);
+/* Fills sums[i] for r->cases[i], and marks the runs that are outliers. */
+void report_summarize(struct runner *r, struct case_summary *sums);
 /* Same workload, dataset, size, cache state and part size: one table. */
 bool case_same_group(const struct bench_case *a, const struct bench_case *b);
 /* "page-cache", "device", "clone" or "limit". */

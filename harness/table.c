@@ -53,9 +53,9 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
 	}
-	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %8s %9s %8s %7s %s\n",
-		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "xfastest",
-		"syscalls", "per MiB", "%limit", "verified");
+	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
+		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
+		"syscalls", "per MiB", "%limit", "verified", "noise");
 }
 
 /* What the row's figures are not, said at its end. */
@@ -76,7 +76,7 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
 	double lo = s->st.max > 0 ? (double)c->spec.size / MIB / (s->st.max / 1e9) : 0;
 	double hi = s->st.min > 0 ? (double)c->spec.size / MIB / (s->st.min / 1e9) : 0;
-	char range[40], ratio[16] = "-", note[160] = "";
+	char range[40], ratio[16] = "-", note[160] = "", noise[32] = "-", runs[32];
 
 	if (c->spec.buffer)
 		format_size(c->spec.buffer, buf, sizeof(buf));
@@ -98,14 +98,17 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		snprintf(ratio, sizeof(ratio), "%.2fx", s->ratio);
 	row_note(c, s, note, sizeof(note));
 	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
+	snprintf(runs, sizeof(runs), "%zu/%zu", s->verified, c->nruns);
+	if (s->retried || s->outliers)
+		snprintf(noise, sizeof(noise), "%zur %zuo", s->retried, s->outliers);
 	if (c->state == CASE_FAILED) {
 		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
 			buf, batch, s->verified, c->nruns, c->why);
 		return;
 	}
-	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %8s %9s %8s %7s %zu/%zu%s\n",
-		c->spec.variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv, ratio,
-		sc, per, lim, s->verified, c->nruns, note);
+	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %5.1f%% %8s %9s %8s %7s %8s %5s%s\n",
+		c->spec.variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv,
+		100.0 * s->st.rcv, ratio, sc, per, lim, runs, noise, note);
 }
 
 static void print_unavailable(FILE *f, const struct runner *r)
@@ -162,6 +165,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 			print_row(f, &r->cases[rows[k].i], sk);
 		}
 	}
+	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside and run again (r: free-page reporting, steal, waiting for a CPU), and outliers (o) kept in the median.\n");
 	print_unavailable(f, r);
 out_free:
 	free(rows);

@@ -84,14 +84,18 @@
  * 64-bit in the SQE, so ranges beyond 4 GiB work.
  *
  * The ring is set up and torn down inside copy(): the strategy owns its
- * resources, and that setup is part of what io_uring costs.
+ * resources, and that setup is part of what io_uring costs. Closing a ring
+ * leaves the release of its registered files and buffers to a kernel worker
+ * that runs after the process has gone (the next run would pay for it: the
+ * worker drops the last reference to a replaced destination and frees its
+ * page cache), so both are unregistered first, inside the clock.
  *
  * Built only when liburing is found (HAVE_LIBURING); otherwise the strategy
  * still exists and its probe says "built without liburing".
  *
- * Expected syscalls per call: io_uring_setup, mmap x3, io_uring_register x2
- * (buffers, files), io_uring_enter about once per batch of completions,
- * munmap x3, close.
+ * Expected syscalls per call: io_uring_setup, mmap x3, io_uring_register x6
+ * (buffers, files and the ring fd, each registered and unregistered),
+ * io_uring_enter about once per batch of completions, munmap x3, close.
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -327,6 +331,15 @@ static int uring_setup_slots(struct uring_copy *uc)
 	return 0;
 }
 
+/* Lets go of the registered files and buffers now, not after exit. */
+static void uring_release(struct uring_copy *uc)
+{
+	if (uc->fixed_files)
+		io_uring_unregister_files(&uc->ring);
+	if (uc->fixed_bufs)
+		io_uring_unregister_buffers(&uc->ring);
+}
+
 static int uring_copy(const struct copy_job *job)
 {
 	struct uring_copy uc = { .job = job };
@@ -357,6 +370,7 @@ static int uring_copy(const struct copy_job *job)
 	ret = uring_run(&uc);
 
 out_free_slots:
+	uring_release(&uc);
 	io_uring_queue_exit(&uc.ring);	/* before the buffers it may use */
 	free(uc.mem);
 	free(uc.slots);

@@ -18,6 +18,12 @@
  *   - the program's own buffer for fread/fwrite is the same size. glibc reads
  *     and writes requests at least as large as the stream buffer directly, so
  *     in practice each fread is one read(2) and each fwrite one write(2);
+ *   - all three buffers are page-aligned, as readwrite's is. Where malloc
+ *     puts a block of this size depends on what the process freed before: a
+ *     fresh process maps it 16 bytes past a page boundary, the harness's
+ *     child may carve it from the heap it inherited. The kernel's copies to
+ *     and from a buffer 16 bytes off a 32-byte boundary are measurably
+ *     slower (docs/clock.md), so malloc would time the allocator's history;
  *   - a short fread with EINTR clears the error and carries on; a failed
  *     fwrite is final (see stdio_write_all).
  *
@@ -98,9 +104,9 @@ static int stdio_copy(const struct copy_job *job)
 
 	if (job->len == 0)
 		return 0;
-	inbuf = malloc(bufsz);
-	outbuf = malloc(bufsz);
-	buf = malloc(bufsz);
+	inbuf = alloc_page_aligned(bufsz);
+	outbuf = alloc_page_aligned(bufsz);
+	buf = alloc_page_aligned(bufsz);
 	if (!inbuf || !outbuf || !buf)
 		goto out_free_bufs;
 

@@ -10,6 +10,13 @@
  *   - handle ranges and offsets beyond 4 GiB (mind per-call limits),
  *   - leave the file offsets of src_fd and dst_fd alone (use pread/pwrite or
  *     explicit offset arguments) unless the strategy's own technique needs them,
+ *   - release everything it made before it returns, since the clock stops
+ *     then: buffers, mappings, threads, pipes, rings, and what the kernel
+ *     holds for them (io_uring's registered files and buffers), so that
+ *     nothing of one run is finished during the next (docs/clock.md),
+ *   - take data buffers from alloc_page_aligned, unless malloc is the
+ *     technique measured (full-buffer, lines): where malloc puts a block
+ *     depends on what the process freed before, and so would the time,
  *   - return 0 on success or a negative errno value on failure.
  *
  * To add a strategy: copy strategies/readwrite.c (the commented example) to

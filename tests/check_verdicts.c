@@ -19,14 +19,19 @@
 #include <sys/stat.h>
 
 #define NCASES 4	/* three copy strategies and the memcpy reference */
+#define NCASES_MAX 7	/* and three more copy strategies (gate tests) */
 
-static const char *const strat[NCASES] = { "readwrite", "sendfile", "copy_file_range", "memcpy" };
-static const double base_ns[NCASES] = { 1.0e6, 0.8e6, 0.7e6, 0.1e6 };
+static const char *const strat[NCASES_MAX] = { "readwrite", "sendfile", "copy_file_range",
+	"memcpy", "splice", "stdio", "io_uring" };
+static const double base_ns[NCASES_MAX] = { 1.0e6, 0.8e6, 0.7e6, 0.1e6, 0.75e6, 1.1e6, 0.9e6 };
 
 struct synth {
 	unsigned reps;
 	uint64_t seed;
-	double factor[NCASES];	/* the code under test got slower */
+	int ncases;		/* NCASES, or up to NCASES_MAX */
+	double factor[NCASES_MAX];	/* the code under test got slower */
+	const char *status[NCASES_MAX];	/* summary.csv's status; NULL: none written */
+	int uncounted;		/* case without syscall counts, or -1 */
 	double machine;		/* the whole machine got slower */
 	double noise;		/* per run, shared by all cases: +-noise */
 	double jitter;		/* per measurement: +-jitter */
@@ -46,10 +51,10 @@ static double uniform(void)	/* [-1, 1) */
 
 static struct synth synth_default(uint64_t seed)
 {
-	struct synth s = { .reps = 10, .seed = seed, .machine = 1, .noise = 0.1,
-			   .jitter = 0.01, .syscall_plus = -1, .drop = -1 };
+	struct synth s = { .reps = 10, .seed = seed, .ncases = NCASES, .machine = 1, .noise = 0.1,
+			   .jitter = 0.01, .syscall_plus = -1, .drop = -1, .uncounted = -1 };
 
-	for (int i = 0; i < NCASES; i++)
+	for (int i = 0; i < NCASES_MAX; i++)
 		s.factor[i] = 1;
 	return s;
 }
@@ -88,10 +93,10 @@ static void write_syscalls(const char *dir, const struct synth *s)
 	snprintf(path, sizeof(path), "%s/syscalls.csv", dir);
 	CHECK(csv_open(&w, path) == 0);
 	write_header(&w, extra);
-	for (int c = 0; c < NCASES; c++) {
+	for (int c = 0; c < s->ncases; c++) {
 		uint64_t rd = 9 + (uint64_t)c + (c == s->syscall_plus);
 
-		if (c == s->drop)
+		if (c == s->drop || c == s->uncounted)
 			continue;
 		write_ids(&w, c);
 		csv_str(&w, "read");
@@ -102,6 +107,29 @@ static void write_syscalls(const char *dir, const struct synth *s)
 		csv_str(&w, "total");
 		csv_u64(&w, rd + 12);
 		csv_str(&w, "perf");
+		csv_end_row(&w);
+	}
+	CHECK(csv_commit(&w) == 0);
+}
+
+/* summary.csv with each case's status, when the synth gives any. */
+static void write_status(const char *dir, const struct synth *s)
+{
+	static const char *const extra[] = { "status", NULL };
+	struct csv_writer w;
+	char path[600];
+	bool any = false;
+
+	for (int c = 0; c < s->ncases; c++)
+		any |= s->status[c] != NULL;
+	if (!any)
+		return;
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	CHECK(csv_open(&w, path) == 0);
+	write_header(&w, extra);
+	for (int c = 0; c < s->ncases; c++) {
+		write_ids(&w, c);
+		csv_str(&w, s->status[c] ? s->status[c] : "ok");
 		csv_end_row(&w);
 	}
 	CHECK(csv_commit(&w) == 0);
@@ -124,21 +152,25 @@ static const char *synth_write(const char *name, const struct synth *s)
 	for (unsigned r = 1; r <= s->reps; r++) {
 		double m = s->machine * (1 + s->noise * uniform());
 
-		for (int c = 0; c < NCASES; c++) {
+		for (int c = 0; c < s->ncases; c++) {
 			double t = base_ns[c] * s->factor[c] * m * (1 + s->jitter * uniform());
 
-			if (c == s->drop)
+			if (c == s->drop || (s->status[c] && s->reps == 0))
 				continue;
 			write_ids(&w, c);
 			csv_u64(&w, r);
 			csv_dbl(&w, t, 0);
 			csv_u64(&w, 1);
-			csv_u64(&w, 21 + (uint64_t)c + (c == s->syscall_plus));
+			if (c == s->uncounted)
+				csv_str(&w, "");
+			else
+				csv_u64(&w, 21 + (uint64_t)c + (c == s->syscall_plus));
 			csv_end_row(&w);
 		}
 	}
 	CHECK(csv_commit(&w) == 0);
 	write_syscalls(dir, s);
+	write_status(dir, s);
 	return dir;
 }
 
@@ -216,12 +248,17 @@ static double column_of(const char *strategy, const char *column)
 	return v;
 }
 
-static bool all_verdicts(const char *want, int skip)
+static bool all_verdicts_of(int ncases, const char *want, int skip)
 {
-	for (int c = 0; c < NCASES; c++)
+	for (int c = 0; c < ncases; c++)
 		if (c != skip && strcmp(verdict_of(strat[c]), want))
 			return false;
 	return true;
+}
+
+static bool all_verdicts(const char *want, int skip)
+{
+	return all_verdicts_of(NCASES, want, skip);
 }
 
 /* --------------------------------------------------------- cases -- */
@@ -496,6 +533,96 @@ static void alpha_unreachable(void)
 	CHECK(err_buf[0] == '\0');
 }
 
+/* ----------------------------------------------------------- gate -- */
+
+/* A case whose current run failed is `failed` (exit 1), even when it left
+ * no run (it failed in its first round) and --allow-missing is given. */
+static void failed_case(const char *base)
+{
+	struct synth s = synth_default(8);
+	char cdir[512];
+
+	s.status[1] = "failed: verification failed: output hash differs";
+	snprintf(cdir, sizeof(cdir), "%s", synth_write("failedrun", &s));
+	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "failed") == 0);
+	CHECK(all_verdicts("ok", 1));
+	CHECK(strstr(err_buf, "case copy/sendfile random 1M warm failed in the current results") != NULL);
+	s.reps = 0;	/* no run of it at all */
+	snprintf(cdir, sizeof(cdir), "%s", synth_write("failedfirst", &s));
+	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--allow-missing", "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "failed") == 0);
+}
+
+/* Syscalls counted on one side only: a verdict (exit 1), not a skip. */
+static void syscalls_missing(const char *base)
+{
+	struct synth s = synth_default(9);
+	const char *cur;
+
+	s.uncounted = 2;
+	cur = synth_write("uncounted", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("copy_file_range"), "syscalls-missing") == 0);
+	CHECK(all_verdicts("ok", 2));
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--ignore-syscalls") == 0);
+}
+
+/* In CI a comparison that can never reach significance is exit 2. */
+static void ci_unreachable(void)
+{
+	struct synth s = synth_default(10);
+	char bdir[512];
+
+	s.reps = 5;
+	snprintf(bdir, sizeof(bdir), "%s", synth_write("five", &s));
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--ci") == 2);
+	CHECK(strstr(err_buf, "bench check: error: with 5 baseline and 5 current runs") != NULL);
+	setenv("CI", "true", 1);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir) == 2);
+	unsetenv("CI");
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir) == 0);
+	CHECK(strstr(err_buf, "bench check: warning: with 5") != NULL);
+	s.reps = 8;	/* what bench records by default: reachable */
+	snprintf(bdir, sizeof(bdir), "%s", synth_write("eight", &s));
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--ci") == 0);
+}
+
+/*
+ * Six copy strategies whose kernel path got 12 % slower together while the
+ * user-space memcpy did not (a machine whose copies drift, as on a VM), and
+ * sendfile 15 % slower on top: relative to the other cases only sendfile
+ * regresses; relative to memcpy every copy would.
+ */
+static void cases_reference(void)
+{
+	struct synth b = synth_default(11), c = synth_default(12);
+	char bdir[512];
+	const char *cur;
+
+	b.ncases = c.ncases = NCASES_MAX;
+	b.noise = c.noise = 0.02;
+	snprintf(bdir, sizeof(bdir), "%s", synth_write("sixbase", &b));
+	for (int i = 0; i < NCASES_MAX; i++)
+		c.factor[i] = i == 3 ? 1 : 1.12;
+	c.factor[1] *= 1.15;
+	cur = synth_write("sixcur", &c);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	for (int i = 0; i < NCASES_MAX; i++)
+		if (i != 1 && i != 3)
+			CHECK(strcmp(verdict_of(strat[i]), "ok") == 0);
+	CHECK(fabs(column_of("sendfile", "change_pct") - 15) < 3);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--vs", "memcpy", "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("readwrite"), "regression") == 0);
+	/* the drift alone: nothing regresses */
+	c.factor[1] /= 1.15;
+	c.seed = 13;
+	cur = synth_write("sixdrift", &c);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 0);
+	CHECK(all_verdicts_of(NCASES_MAX, "ok", 3));
+}
+
 /* ------------------------------------------------------- formats -- */
 
 static void formats(const char *base)
@@ -546,6 +673,10 @@ int main(void)
 	malformed(base);
 	bad_options(base);
 	alpha_unreachable();
+	failed_case(base);
+	syscalls_missing(base);
+	ci_unreachable();
+	cases_reference();
 	formats(base);
 	test_cleanup_dir();
 	return test_report("check_verdicts");

@@ -3,7 +3,10 @@
  * copy.c - the `copy` workload: the whole source file to a new file with
  * one copy strategy. The files are opened before the clock starts and closed
  * after it stops; only the strategy's copy (and, with --fsync, fdatasync of
- * the destination) is timed.
+ * the destination) is timed: from its first byte until the destination's
+ * bytes are in the page cache and the strategy has released all it made
+ * (strategy.h). What is outside costs every strategy the same
+ * (docs/clock.md).
  *
  * After a verified run the parent asks FIEMAP whether the output shares
  * extents with another file: copy_file_range on btrfs, or on XFS with

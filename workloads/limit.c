@@ -63,7 +63,7 @@ enum limit_row { ROW_MEMCPY, ROW_MEMCPY_MT, ROW_DEVICE, ROW_DEVICE_DIRECT };
 static const struct workload_variant limit_variants[] = {
 	[ROW_MEMCPY] = { "memcpy", "one thread, memcpy between hot buffers", 0, LIMIT_MEMCPY },
 	[ROW_MEMCPY_MT] = { "memcpy-mt", "one thread per CPU, memcpy between hot buffers",
-			    0, LIMIT_MEMCPY_MT },
+			    VARIANT_MULTI_CPU, LIMIT_MEMCPY_MT },
 	[ROW_DEVICE] = { "device-read", "cold sequential read(2) of the source with readahead",
 			 VARIANT_COLD_ONLY, LIMIT_DEVICE },
 	[ROW_DEVICE_DIRECT] = { "device-direct", "cold sequential O_DIRECT read of the source, 1 MiB requests",

@@ -99,6 +99,7 @@ enum limit_kind {
 
 enum variant_flags {
 	VARIANT_COLD_ONLY = 1u << 0,	/* planned only when cold runs are */
+	VARIANT_MULTI_CPU = 1u << 1,	/* runs on every CPU */
 };
 
 /* A variant a workload brings itself (the limit rows). */

@@ -22,7 +22,7 @@ expect_fail check_missing_value 2 "bench check: --current needs a value" \
 	"$BENCH" check --baseline a --current
 expect_fail check_stray 2 "bench check: unexpected argument 'extra' (see bench check --help)" \
 	"$BENCH" check --baseline a --current b extra
-expect_fail check_bad_alpha 2 "bench check: bad value '2' for --alpha (threshold: a percentage 0-1000 like 10%; alpha: between 0 and 1; format: table, csv, json or markdown)" \
+expect_fail check_bad_alpha 2 "bench check: bad value '2' for --alpha (threshold: a percentage 0-1000 like 5%; alpha: between 0 and 1; vs: cases, memcpy or absolute; format: table, csv, json or markdown)" \
 	"$BENCH" check --baseline a --current b --alpha=2
 expect_fail check_required 2 "bench check: --baseline and --current are both required (see bench check --help)" \
 	"$BENCH" check --current b

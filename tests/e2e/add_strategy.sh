@@ -49,7 +49,7 @@ if [ $rc -eq 0 ]; then
 	"$b" --strategy copy-again --size 1M --no-limits --dir "$work/data" --out "$work/res" >"$work/out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && ok || no "bench --strategy copy-again exit $rc: $(cat "$work/out")"
-	grep -Eq '^  copy-again .* 5/5' "$work/out" && ok || no "not 5/5 verified: $(cat "$work/out")"
+	grep -Eq '^  copy-again .* ([0-9]+)/\1 ' "$work/out" && ok || no "not every run verified: $(cat "$work/out")"
 fi
 
 echo "add_strategy: $pass passed, $fail failed"
