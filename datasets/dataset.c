@@ -29,6 +29,7 @@
 #include "fsinfo.h"
 #include "rng.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -386,6 +387,8 @@ static int gen_content(struct gen_ctx *g)
 
 const char *dataset_kind_name(enum dataset_kind kind)
 {
+	if (kind == DATASET_FILE)
+		return "file";
 	if ((unsigned)kind >= DATASET_KIND_COUNT)
 		return "unknown";
 	return dataset_kind_names[kind];
@@ -670,4 +673,68 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 	if (stat(d->path, &st))
 		return -errno;
 	return manifest_write(manifest, d, stat_mtime_ns(&st));
+}
+
+/* ------------------------------------------------------------------ */
+/* Public: cleaning up                                                 */
+/* ------------------------------------------------------------------ */
+
+static int is_manifest_name(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 9 && strcmp(e->d_name + n - 9, ".manifest") == 0;
+}
+
+/*
+ * One <name>.manifest of dir: when bench's, removes the file it describes
+ * and itself. 1 when something was removed, 0 when not.
+ */
+static int dataset_clean_one(const char *dir, const char *manifest_name,
+			     dataset_clean_fn fn, void *arg)
+{
+	char manifest[PATH_MAX], path[PATH_MAX], name[128];
+	struct dataset d = { 0 };
+	struct manifest m;
+	struct stat st;
+
+	snprintf(manifest, sizeof(manifest), "%s/%s", dir, manifest_name);
+	if (manifest_read(manifest, &m) || dataset_kind_parse(m.kind, &d.kind))
+		return 0;
+	d.size = m.size;
+	d.seed = m.seed;
+	dataset_file_name(&d, name, sizeof(name));
+	if (strlen(manifest_name) != strlen(name) + 9 || strncmp(manifest_name, name, strlen(name)))
+		return 0;	/* it does not name its own file: not bench's */
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != m.size ||
+		    stat_mtime_ns(&st) != m.mtime_ns) {
+			fn(path, (uint64_t)st.st_size, "changed since bench made it", arg);
+			return 0;
+		}
+		if (unlink(path))
+			return 0;
+		fn(path, m.size, NULL, arg);
+	}
+	if (unlink(manifest))
+		return 0;
+	fn(manifest, 0, NULL, arg);
+	return 1;
+}
+
+int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg)
+{
+	struct dirent **names;
+	int count, removed = 0;
+
+	count = scandir(dir, &names, is_manifest_name, alphasort);
+	if (count < 0)
+		return -errno;
+	for (int i = 0; i < count; i++) {
+		removed += dataset_clean_one(dir, names[i]->d_name, fn, arg);
+		free(names[i]);
+	}
+	free(names);
+	return removed;
 }

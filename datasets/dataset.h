@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,7 +21,9 @@ enum dataset_kind {
 	DATASET_TEXT,	/* printable ASCII lines of 10..64 bytes incl. '\n' */
 	DATASET_ZERO,	/* all zero bytes, written (not a hole) */
 	DATASET_SPARSE,	/* random data islands between holes */
-	DATASET_KIND_COUNT
+	DATASET_KIND_COUNT,	/* the kinds bench generates */
+	/* The user's own file (--source), named "file": never generated. */
+	DATASET_FILE = DATASET_KIND_COUNT,
 };
 
 /*
@@ -35,12 +38,19 @@ enum dataset_kind {
 #define DATASET_SPARSE_STRIDE (1u << 20)
 #define DATASET_SPARSE_ISLAND (64u << 10)
 
+/* What tells that a file changed without reading it again. */
+struct dataset_stamp {
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
+};
+
 struct dataset {
 	enum dataset_kind kind;
 	uint64_t size;
 	uint64_t seed;
 	uint64_t hash;		/* XXH3-64 of the whole content */
 	char path[PATH_MAX];
+	struct dataset_stamp stamp;	/* DATASET_FILE: as it was hashed */
 };
 
 const char *dataset_kind_name(enum dataset_kind kind);
@@ -76,8 +86,40 @@ extern volatile sig_atomic_t *dataset_stop;
  */
 int dataset_foreign(const struct dataset *d, const char *dir, char *path, size_t n);
 
+/*
+ * What dataset_clean found: a file it removed (kept NULL), or one of bench's
+ * it left, and why (kept: "changed since bench made it").
+ */
+typedef void (*dataset_clean_fn)(const char *path, uint64_t bytes, const char *kept,
+				 void *arg);
+
+/*
+ * Removes from dir the datasets bench made there and nothing else: a file is
+ * bench's when a manifest of bench's (<file>.manifest) names it (its kind,
+ * size and seed make the file's name) and still describes it (its size and
+ * mtime); both go. A manifest of bench's whose file is gone goes too. Each
+ * file removed or kept is reported to fn. Returns how many manifests were
+ * removed (each with its file, if any), or -errno when dir cannot be read.
+ */
+int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg);
+
 /* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat". */
 void dataset_file_name(const struct dataset *d, char *out, size_t n);
+
+/*
+ * datasets/user_file.c: the user's file at path as a DATASET_FILE dataset:
+ * a regular, non-empty file, hashed now, with the stamp it had while it was
+ * read (a file that changed while being hashed is refused). 0, or -errno
+ * with why filled (a short phrase: "is not a regular file").
+ */
+int dataset_from_file(struct dataset *d, const char *path, char *why, size_t n);
+/*
+ * Is d's file as it was when dataset_from_file hashed it? Compares the stamp
+ * (device, inode, size, mtime, ctime), then the content's hash. 0 when it
+ * is; 1 with what filled ("its ctime") when not; -errno when it cannot
+ * tell (it is gone: what filled too).
+ */
+int dataset_file_changed(const struct dataset *d, char *what, size_t n);
 
 /*
  * datasets/hash.c: XXH3-64 of len bytes of fd at off, read with 1 MiB preads

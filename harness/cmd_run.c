@@ -8,6 +8,7 @@
 #include "interrupt.h"
 #include "plan.h"
 #include "memstate.h"
+#include "meta.h"
 #include "tune.h"
 #include "report.h"
 #include "run.h"
@@ -50,7 +51,8 @@ static int check_foreign_datasets(const struct runner *r)
 	for (size_t i = 0; i < r->ndatasets; i++) {
 		char path[PATH_MAX];
 
-		if (!dataset_foreign(&r->datasets[i], r->o->dir, path, sizeof(path)))
+		if (r->datasets[i].kind == DATASET_FILE ||
+		    !dataset_foreign(&r->datasets[i], r->o->dir, path, sizeof(path)))
 			continue;
 		fprintf(stderr, "bench: %s exists and was not made by bench (no manifest); move it away or choose another --dir\n",
 			path);
@@ -73,6 +75,11 @@ static int check_out_dir(const char *out)
 		fprintf(stderr, "bench: --out '%s': exists and is not a directory\n", out);
 		return 2;
 	}
+	if (!meta_is_ours(out)) {
+		fprintf(stderr, "bench: --out '%s': meta.json there was not written by bench; choose another --out\n",
+			out);
+		return 2;
+	}
 	for (size_t i = 0; i < COLFILE_COUNT; i++) {
 		char path[PATH_MAX + 16], line[64] = "";
 		FILE *f;
@@ -93,7 +100,37 @@ static int check_out_dir(const char *out)
 	return 0;
 }
 
-/* Space the run needs in dir: datasets not made yet, plus the largest output. */
+/*
+ * --export-* name files to write at the end: refuse, before any work, a
+ * directory or a path whose folder does not exist.
+ */
+static int check_exports(const struct bench_opts *o)
+{
+	const char *const opts[] = { "--export-json", "--export-csv", "--export-markdown" };
+	const char *const paths[] = { o->export_json, o->export_csv, o->export_markdown };
+
+	for (size_t i = 0; i < 3; i++) {
+		char parent[PATH_MAX], *slash;
+		struct stat st;
+
+		if (!paths[i])
+			continue;
+		snprintf(parent, sizeof(parent), "%s", paths[i]);
+		slash = strrchr(parent, '/');
+		if (slash)
+			slash[slash == parent] = '\0';
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "bench: %s '%s': is a directory\n", opts[i], paths[i]);
+			return 2;
+		}
+		if (slash && (stat(parent, &st) || !S_ISDIR(st.st_mode))) {
+			fprintf(stderr, "bench: %s '%s': its folder does not exist\n", opts[i], paths[i]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 /* Bytes of datasets still to make, and the largest dataset (an output's size). */
 static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest)
 {
@@ -105,7 +142,7 @@ static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *bi
 
 		dataset_file_name(&d, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", r->o->dir, name);
-		if (stat(path, &st) || (uint64_t)st.st_size != d.size)
+		if (d.kind != DATASET_FILE && (stat(path, &st) || (uint64_t)st.st_size != d.size))
 			*to_make += d.size;
 		if (d.size > *biggest)
 			*biggest = d.size;
@@ -155,9 +192,10 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 }
 
 /* The plan, before any work: cases, runs, space, where files go. */
-static void show_plan(const struct runner *r)
+static void show_plan(const struct runner *r, const char *results)
 {
 	size_t unavailable = 0;
+	const char *const exports[] = { r->o->export_json, r->o->export_csv, r->o->export_markdown };
 	uint64_t to_make, biggest;
 	char a[32], b[32], runs[96];
 
@@ -169,8 +207,19 @@ static void show_plan(const struct runner *r)
 	runs_per_case(r->o, runs, sizeof(runs));
 	progress_line(&r->progress, "bench: %zu cases (%zu unavailable here), each %s",
 		      r->ncases, unavailable, runs);
-	progress_line(&r->progress, "bench: datasets in %s (%s to make), one output of up to %s at a time there",
-		      r->o->dir, to_make ? a : "nothing", b);
+	if (r->o->source)
+		progress_line(&r->progress, "bench: source %s (%s), one output of up to %s at a time in %s",
+			      r->datasets[0].path, b, b, r->o->dir);
+	else
+		progress_line(&r->progress, "bench: datasets in %s (%s to make), one output of up to %s at a time there",
+			      r->o->dir, to_make ? a : "nothing", b);
+	progress_line(&r->progress, "bench: results to %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)",
+		      results);
+	if (meta_build_note())
+		progress_line(&r->progress, "bench: note: %s", meta_build_note());
+	for (size_t i = 0; i < 3; i++)
+		if (exports[i])
+			progress_line(&r->progress, "bench: summary exported to %s", exports[i]);
 }
 
 /*
@@ -201,6 +250,8 @@ static int ensure_datasets(struct runner *r)
 		char size[32];
 		int reused = 0, err;
 
+		if (d->kind == DATASET_FILE)
+			continue;	/* the user's, hashed when planned */
 		format_size(d->size, size, sizeof(size));
 		if (r->progress.tty) {
 			char what[80];
@@ -257,60 +308,88 @@ static void start_counting(struct runner *r)
 		}
 }
 
-static void results_dir(const struct runner *r, char *out, size_t n)
+/* --out, or results/<UTC stamp of the start>-<host>. */
+static void results_dir(const struct runner *r, const struct timespec *start, char *out, size_t n)
 {
 	char stamp[32];
-	time_t now = time(NULL);
 	struct tm tm;
 
 	if (r->o->out) {
 		snprintf(out, n, "%s", r->o->out);
 		return;
 	}
-	gmtime_r(&now, &tm);
+	gmtime_r(&start->tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(out, n, "results/%s-%s", stamp, r->env.host);
 }
 
-static int write_results(struct runner *r, struct case_summary *sums, char *dir, size_t n)
+static int write_results(struct runner *r, struct case_summary *sums, const char *dir,
+			 struct meta_times *t)
 {
+	char made[PATH_MAX];
 	int err;
 
-	char made[PATH_MAX];
-
-	results_dir(r, dir, n);
+	clock_gettime(CLOCK_REALTIME, &t->end);
+	t->interrupted = interrupt_signal != 0;
 	err = make_dirs(dir, made, sizeof(made));
 	if (!err)
 		err = report_write_csv(r, sums, dir);
+	if (!err)
+		err = meta_write(dir, r, t);
 	if (err)
 		fprintf(stderr, "bench: cannot write results in %s: %s\n", dir, strerror(-err));
 	return err ? 1 : 0;
 }
 
-static int finish(struct runner *r)
+/*
+ * --source: a file that changed while bench used it has no result to keep.
+ * 0, or 1 after one line on stderr.
+ */
+static int check_source_unchanged(const struct runner *r)
 {
-	struct case_summary *sums = calloc(r->ncases, sizeof(*sums));
-	char dir[PATH_MAX];
+	char what[160];
+
+	for (size_t i = 0; i < r->ndatasets; i++) {
+		if (r->datasets[i].kind != DATASET_FILE ||
+		    !dataset_file_changed(&r->datasets[i], what, sizeof(what)))
+			continue;
+		fprintf(stderr, "bench: --source '%s' changed during the run (%s): no results kept\n",
+			r->o->source, what);
+		return 1;
+	}
+	return 0;
+}
+
+static int finish(struct runner *r, const char *dir, struct meta_times *t)
+{
+	struct case_summary *sums;
 	sigset_t old;
 	int ret = 0;
 
+	runner_remove_workdir(r);
+	if (check_source_unchanged(r))
+		return 1;
+	sums = calloc(r->ncases, sizeof(*sums));
 	if (!sums)
 		return 1;
 	interrupt_block(&old);
-	runner_remove_workdir(r);
 	report_summarize(r, sums);
-	ret = write_results(r, sums, dir, sizeof(dir));
+	ret = write_results(r, sums, dir, t);
+	if (report_write_exports(r, sums, dir))
+		ret = 1;
 	interrupt_restore(&old);
 	if (r->o->format == FORMAT_CSV)
 		report_print_csv(stdout, r, sums);
 	else if (r->o->format == FORMAT_JSON)
-		report_print_json(stdout, r, sums);
+		report_print_json(stdout, r, sums, dir);
 	else
 		report_print_table(stdout, r, sums);
 	if (!ret && r->o->format == FORMAT_TABLE) {
-		printf("\nresults: %s/{runs,summary,syscalls}.csv\n", dir);
+		printf("\nresults: %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)\n", dir);
 		if (!r->counting)
 			printf("syscalls: n/a (%s)\n", r->sc_why);
+	} else if (!ret && !r->o->quiet) {
+		fprintf(stderr, "bench: results in %s/\n", dir);
 	}
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
@@ -359,14 +438,15 @@ int run_prepare(struct runner *r)
 		return ret;
 	}
 	sysinfo_collect(o->dir, &r->env);
-	show_plan(r);
+	results_dir(r, &r->times.start, r->results, sizeof(r->results));
+	show_plan(r, r->results);
 	if (!o->quiet)
 		warn_writeback(r);
 	dataset_stop = &interrupt_signal;
 	ret = ensure_datasets(r);
 	if (ret)
 		return ret;
-	if (runner_remove_stale_workdirs(o->dir))
+	if (runner_remove_stale_workdirs(o->dir, NULL))
 		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o->dir);
 	if (runner_make_workdir(r, o->dir)) {
 		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));
@@ -405,7 +485,7 @@ int run_measure(struct runner *r)
 		ret = 1;
 		goto out_restore;
 	}
-	ret = finish(r);
+	ret = finish(r, r->results, &r->times);
 	if (interrupt_signal)
 		ret = interrupt_exit_code();
 out_restore:
@@ -419,10 +499,13 @@ int cmd_run(int argc, char **argv)
 	struct runner r = { .o = &o };
 	int ret;
 
+	clock_gettime(CLOCK_REALTIME, &r.times.start);
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = check_out_dir(o.out);
+	if (!ret)
+		ret = check_exports(&o);
 	if (ret)
 		return ret;
 	if (o.fs.n)

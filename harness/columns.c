@@ -169,7 +169,7 @@ static void get_method(const struct col_row *x, struct col_value *v)
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
 	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
-	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`", .get = get_dataset },
+	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `file` for the user's file of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
 	[CID_CACHE] = { "cache", COL_STR, 0, false, ROLE_ID, "", "`warm` or `cold`", .get = get_cache },
@@ -411,6 +411,10 @@ void columns_print_markdown(FILE *f)
 
 int cmd_columns(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: bench columns --markdown\nPrints the list of result columns of results/README.md, as Markdown.");
+		return 0;
+	}
 	if (argc != 2 || strcmp(argv[1], "--markdown")) {
 		fprintf(stderr, "bench columns: usage: bench columns --markdown\n");
 		return 2;

@@ -9,5 +9,6 @@ int cmd_list(int argc, char **argv);
 int cmd_copy(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_evict(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
 
 #endif

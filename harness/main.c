@@ -18,6 +18,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "baseline", cmd_baseline },
 	{ "check", cmd_check },
+	{ "clean", cmd_clean },
 	{ "columns", cmd_columns },	/* for results/README.md */
 	{ "copy", cmd_copy },
 	{ "evict", cmd_evict },

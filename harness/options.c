@@ -3,11 +3,13 @@
  * one clear line for anything wrong. */
 #include "options.h"
 #include "dataset.h"
+#include "paths.h"
 #include "units.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@ enum {
 	OPT_SEED, OPT_FORMAT, OPT_HELP, OPT_VERSION, OPT_PART_SIZE,
 	OPT_BATCH_LINES, OPT_QUEUE_DEPTH, OPT_THREADS, OPT_FSYNC, OPT_PLOT,
 	OPT_DROP_CACHES, OPT_SYSCALLS, OPT_QUIET, OPT_NO_LIMITS, OPT_MAX_RUNS, OPT_TUNE,
-	OPT_FS, OPT_FS_SIZE,
+	OPT_FS, OPT_FS_SIZE, OPT_SOURCE, OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_EXPORT_MARKDOWN,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +50,10 @@ static const struct option long_opts[] = {
 	{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
 	{ "no-limits", no_argument, NULL, OPT_NO_LIMITS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "export-json", required_argument, NULL, OPT_EXPORT_JSON },
+	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -56,20 +62,38 @@ static const struct option long_opts[] = {
 void options_usage(FILE *f)
 {
 	fputs(
-"usage: bench [options]                 measure copy strategies (see below)\n"
-"       bench list                      strategies, channels, workloads; availability here\n"
-"       bench copy --strategy S [--buffer B] [--force] [--count-syscalls] SRC DST\n"
-"       bench gen KIND SIZE FILE [--seed N] [--force]   write a dataset file\n"
-"       bench evict FILE                drop FILE from the page cache (no root needed)\n"
-"       bench check --baseline B --current C   compare results for regressions\n"
-"       bench baseline save RESULTS FILE  store a compact baseline to commit\n"
-"       bench plot [RESULTS_DIR]        draw charts with gnuplot\n"
-"       bench history add|check|changes|plot|export  results over commits (bench history --help)\n"
+"Usage: bench [options]\n"
+"  or:  bench list [--dir DIR]\n"
+"  or:  bench copy --strategy S [--buffer B] [--force] [--count-syscalls] SRC DST\n"
+"  or:  bench gen KIND SIZE FILE [--seed N] [--force]\n"
+"  or:  bench evict FILE...\n"
+"  or:  bench check --baseline B --current C\n"
+"  or:  bench baseline save RESULTS FILE\n"
+"  or:  bench plot [RESULTS_DIR]\n"
+"  or:  bench clean [--dir DIR]\n"
+"  or:  bench history add|check|changes|plot|export ...\n"
+"Measures every way of copying a file on this machine, kernel and filesystem,\n"
+"verifies every copy, counts its system calls, and writes the results.\n"
+"\n"
+"Commands (each takes --help):\n"
+"  list        strategies, channels, workloads; whether each can run here\n"
+"  copy        one verified copy of SRC to DST with one strategy\n"
+"  gen         write a dataset file\n"
+"  evict       drop files from the page cache (no root needed)\n"
+"  check       compare two results folders (or a baseline) for regressions\n"
+"  baseline    store a compact baseline of a results folder, to commit\n"
+"  plot        draw the charts of a results folder with gnuplot\n"
+"  clean       remove the datasets and work directories bench left in a --dir\n"
+"  history     results over commits in an SQLite file (bench history --help)\n"
 "\n"
 "What to run (lists are comma separated; every combination is a case):\n"
 "  --all                 every workload (copy, split, transform) and strategy\n"
 "  --workload LIST       copy, split, transform            (default: copy)\n"
 "  --strategy LIST       strategies or channels            (default: all available)\n"
+"                        --workload and --strategy also take all, patterns and\n"
+"                        exclusions, the last match deciding: 'all,-lines', 'splice*'\n"
+"  --source FILE         time the copy workload on your own FILE (hashed first; the\n"
+"                        run is refused if FILE changes); no --size, --dataset\n"
 "  --dataset LIST        random, text, zero, sparse        (default: random for copy,\n"
 "                        text for split and transform)\n"
 "  --size LIST           source sizes: 4K, 200M, 1.5G, 4096 (K/M/G = KiB/MiB/GiB; default 64M)\n"
@@ -100,13 +124,19 @@ void options_usage(FILE *f)
 "\n"
 "Where:\n"
 "  --dir DIR             where sources and outputs live: picks the filesystem under test\n"
-"                        (default datasets/cache; datasets are reused between runs)\n"
-"  --out DIR             results folder (default results/<UTC stamp>-<host>)\n"
+"                        (default datasets/cache in a build tree, else\n"
+"                        $XDG_CACHE_HOME/copybench or ~/.cache/copybench; datasets are\n"
+"                        reused between runs, bench clean removes them)\n"
+"  --out DIR             results folder (default results/<UTC stamp>-<host>): meta.json\n"
+"                        and runs.csv, summary.csv, syscalls.csv\n"
 "  --fs LIST             run the plan on each filesystem, interleaved: ext4, xfs, btrfs\n"
 "                        and tmpfs are made for the run (root; loop devices over sparse\n"
 "                        files in --dir) and removed after; a path is a mounted one\n"
 "  --fs-size SIZE        size of each filesystem made (default: what the plan needs)\n"
 "  --format FMT          table, csv or json on stdout (default table)\n"
+"  --export-json FILE    also write the summary, with every run's times, as JSON\n"
+"  --export-csv FILE     also write the summary as CSV (summary.csv's columns)\n"
+"  --export-markdown FILE  also write the summary as a Markdown table\n"
 "  --plot                draw the charts after the run (needs gnuplot)\n"
 "  --quiet               no progress on stderr\n"
 "  --help, --version\n"
@@ -116,6 +146,7 @@ void options_usage(FILE *f)
 "  bench --strategy readwrite,splice --buffer 8K,64K,4M --size 1G --cache both\n"
 "  bench --workload transform --strategy pipe,tcp,tcp-nodelay --batch-lines 1,5000\n"
 "  bench --fs ext4,xfs,btrfs,tmpfs --workload copy,split --size 200M\n"
+"  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
 "\n"
 "Exit status: 0 ok, 1 a run or a verification failed, 2 usage error,\n"
 "130/143 interrupted by SIGINT/SIGTERM.\n", f);
@@ -245,6 +276,8 @@ static int parse_choice(const char *opt, const char *val, struct bench_opts *o)
 
 static void options_defaults(struct bench_opts *o)
 {
+	static char default_dir[PATH_MAX];
+
 	memset(o, 0, sizeof(*o));
 	o->part_size = 10u << 20;
 	o->warmup = 1;
@@ -253,7 +286,8 @@ static void options_defaults(struct bench_opts *o)
 	o->seed = 1;
 	o->syscount = SYSCOUNT_AUTO;
 	o->format = FORMAT_TABLE;
-	o->dir = "datasets/cache";
+	paths_dataset_dir(default_dir, sizeof(default_dir));
+	o->dir = default_dir;
 }
 
 /* The long name of option value opt (the table is not in enum order). */
@@ -295,6 +329,10 @@ static int parse_one(int opt, struct bench_opts *o)
 			return bad(flag, optarg, "not a size of at least 64M");
 		o->fs_size = v;
 		return 0;
+	case OPT_SOURCE: o->source = optarg; return 0;
+	case OPT_EXPORT_JSON: o->export_json = optarg; return 0;
+	case OPT_EXPORT_CSV: o->export_csv = optarg; return 0;
+	case OPT_EXPORT_MARKDOWN: o->export_markdown = optarg; return 0;
 	case OPT_FSYNC: o->fsync = true; return 0;
 	case OPT_PLOT: o->plot = true; return 0;
 	case OPT_QUIET: o->quiet = true; return 0;
@@ -321,6 +359,8 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 	int opt, ret;
 
 	options_defaults(o);
+	o->argc = argc;
+	o->argv = argv;
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc then forgets a half-read "-abc" */
 	while ((opt = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {

@@ -52,6 +52,12 @@ struct bench_opts {
 	const char *out;
 	struct str_list fs;		/* bench --fs: filesystems to run on */
 	uint64_t fs_size;		/* 0: sized from the plan */
+	const char *source;		/* --source: the user's file, copy workload */
+	const char *export_json;	/* --export-*: the summary, beside the table */
+	const char *export_csv;
+	const char *export_markdown;
+	int argc;			/* the command line, for meta.json */
+	char **argv;
 };
 
 /*

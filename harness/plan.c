@@ -7,6 +7,7 @@
  */
 #include "plan.h"
 #include "channel.h"
+#include "select.h"
 #include "units.h"
 
 #include <errno.h>
@@ -47,14 +48,6 @@ static const struct transform_default transform_matrix[] = {
 	{ "tcp", 1, 64u << 10, TRANSFORM_PER_LINE_MAX },
 	{ "tcp-nodelay", 1, 64u << 10, TRANSFORM_PER_LINE_MAX },
 };
-
-static bool list_has(const struct str_list *l, const char *name)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], name) == 0)
-			return true;
-	return false;
-}
 
 static struct dataset *plan_dataset(struct runner *r, enum dataset_kind kind,
 				    uint64_t size, uint64_t seed)
@@ -163,12 +156,14 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 	return 0;
 }
 
-/* Does s take part in wl? Named strategies always (test-only ones too, when
- * named); a workload of ranges needs strategies that copy at offsets. */
+/* Does s take part in wl? Selected strategies (test-only ones only when
+ * named in full); a workload of ranges needs strategies that copy at offsets. */
 static bool strategy_fits(const struct workload *wl, const struct copy_strategy *s,
 			  const struct str_list *want)
 {
-	if (want->n ? !list_has(want, s->name) : (s->flags & STRATEGY_TEST_ONLY))
+	bool hidden = s->flags & STRATEGY_TEST_ONLY;
+
+	if (!select_wants(want, s->name, hidden, !hidden))
 		return false;
 	return !(wl->flags & WORKLOAD_RANGES) || (s->flags & STRATEGY_RANGE);
 }
@@ -289,7 +284,7 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 
 	if (wl->flags & WORKLOAD_CHANNELS) {
 		for (size_t i = 0; i < channel_count && !err; i++)
-			if (!want->n || list_has(want, channel_table[i]->name))
+			if (select_wants(want, channel_table[i]->name, false, true))
 				err = plan_channel_cases(r, cap, proto, channel_table[i]);
 		return err;
 	}
@@ -299,27 +294,64 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 	return err;
 }
 
-/* Is `name` a strategy, channel or own variant of any selected workload? */
-static bool variant_known(const char *name)
+/* Does a --strategy item match a strategy, channel or own variant of any
+ * workload? */
+static bool variant_known(const char *item)
 {
-	if (strategy_find(name) || channel_find(name))
-		return true;
-	for (size_t i = 0; i < workload_count; i++)
-		if (workload_variant_find(workload_table[i], name))
+	for (size_t i = 0; i < strategy_count; i++)
+		if (select_item_matches(item, strategy_table[i]->name,
+					strategy_table[i]->flags & STRATEGY_TEST_ONLY))
 			return true;
+	for (size_t i = 0; i < channel_count; i++)
+		if (select_item_matches(item, channel_table[i]->name, false))
+			return true;
+	for (size_t i = 0; i < workload_count; i++)
+		for (const struct workload_variant *v = workload_table[i]->own_variants;
+		     v && v->name; v++)
+			if (select_item_matches(item, v->name, false))
+				return true;
 	return false;
+}
+
+/* What a selection list names, for its messages. */
+struct selection_names {
+	const char *opt;	/* "--strategy" */
+	const char *noun;	/* "strategy" */
+	const char *all;	/* "strategy or channel" */
+	const char *hint;	/* "bench list shows them all" */
+};
+
+/*
+ * Every item of l must match something known() knows: else one line ("no
+ * match" for a pattern, "unknown" for a name) and 2.
+ */
+static int check_items(const struct str_list *l, bool (*known)(const char *),
+		       const struct selection_names *n)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *item = l->v[i];
+
+		if (known(item))
+			continue;
+		if (select_item_is_pattern(item))
+			fprintf(stderr, "bench: %s '%s' matches no %s (%s)\n", n->opt, item, n->all, n->hint);
+		else
+			fprintf(stderr, "bench: unknown %s '%s' (%s)\n", n->noun, select_item_pattern(item),
+				n->hint);
+		return 2;
+	}
+	return 0;
 }
 
 static int plan_check_names(const struct bench_opts *o, const struct workload **wls,
 			    size_t nwl)
 {
-	for (size_t i = 0; i < o->strategies.n; i++) {
-		if (!variant_known(o->strategies.v[i])) {
-			fprintf(stderr, "bench: unknown strategy '%s' (bench list shows them all)\n",
-				o->strategies.v[i]);
-			return 2;
-		}
-	}
+	static const struct selection_names strategies = {
+		"--strategy", "strategy", "strategy or channel", "bench list shows them all",
+	};
+
+	if (check_items(&o->strategies, variant_known, &strategies))
+		return 2;
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 
@@ -334,25 +366,32 @@ static int plan_check_names(const struct bench_opts *o, const struct workload **
 	return 0;
 }
 
+/* Does a --workload item match a workload that can be named? */
+static bool workload_known(const char *item)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		if (!(workload_table[i]->flags & WORKLOAD_LIMITS) &&
+		    select_item_matches(item, workload_table[i]->name, false))
+			return true;
+	return false;
+}
+
 static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl)
 {
-	*nwl = 0;
-	if (o->workloads.n) {
-		for (size_t i = 0; i < o->workloads.n; i++) {
-			const struct workload *wl = workload_find(o->workloads.v[i]);
+	static const struct selection_names workloads = {
+		"--workload", "workload", "workload", "known: copy, split, transform",
+	};
 
-			if (!wl || (wl->flags & WORKLOAD_LIMITS)) {
-				fprintf(stderr, "bench: unknown workload '%s' (known: copy, split, transform)\n",
-					o->workloads.v[i]);
-				return 2;
-			}
+	*nwl = 0;
+	if (check_items(&o->workloads, workload_known, &workloads))
+		return 2;
+	for (size_t i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+		bool by_default = o->all || (wl->flags & WORKLOAD_DEFAULT);
+
+		if (!(wl->flags & WORKLOAD_LIMITS) &&
+		    select_wants(&o->workloads, wl->name, false, by_default))
 			wls[(*nwl)++] = wl;
-		}
-	} else {
-		for (size_t i = 0; i < workload_count; i++)
-			if (o->all ? !(workload_table[i]->flags & WORKLOAD_LIMITS)
-				   : (workload_table[i]->flags & WORKLOAD_DEFAULT))
-				wls[(*nwl)++] = workload_table[i];
 	}
 	/* the machine-limit rows come with every run that copies */
 	for (size_t i = 0; i < workload_count && !o->no_limits; i++)
@@ -371,14 +410,53 @@ static size_t plan_sizes(const struct bench_opts *o, uint64_t *out)
 	return n;
 }
 
+/*
+ * --source: the user's file, hashed now, is the only dataset, at its own
+ * size, for the default workload. 0, or 2 after one line on stderr.
+ */
+static int plan_source(const struct bench_opts *o, struct dataset *src)
+{
+	char why[160];
+
+	if (o->all || o->workloads.n || o->datasets.n || o->sizes.n) {
+		fprintf(stderr, "bench: --source copies your file as it is: --all, --workload, --dataset and --size do not go with it\n");
+		return 2;
+	}
+	if (dataset_from_file(src, o->source, why, sizeof(why))) {
+		fprintf(stderr, "bench: --source '%s': %s\n", o->source, why);
+		return 2;
+	}
+	return 0;
+}
+
+/* The planned datasets of the user's file become it (path, hash, stamp). */
+static void plan_use_source(struct runner *r, const struct dataset *src)
+{
+	for (size_t i = 0; i < r->ndatasets; i++)
+		if (r->datasets[i].kind == DATASET_FILE)
+			r->datasets[i] = *src;
+}
+
+/* Was workload wl named in full in --workload (not only matched)? */
+static bool workload_named(const struct bench_opts *o, const struct workload *wl)
+{
+	for (size_t i = 0; i < o->workloads.n; i++)
+		if (!strcmp(o->workloads.v[i], wl->name))
+			return true;
+	return false;
+}
+
 int plan_build(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
 	const struct workload *wls[16];
+	struct dataset src = { 0 };
 	size_t nwl, cap = 0, before;
 	int ret;
 
-	ret = plan_workloads(o, wls, &nwl);
+	ret = o->source ? plan_source(o, &src) : 0;
+	if (!ret)
+		ret = plan_workloads(o, wls, &nwl);
 	if (!ret)
 		ret = plan_check_names(o, wls, nwl);
 	if (ret)
@@ -386,7 +464,7 @@ int plan_build(struct runner *r)
 	for (size_t w = 0; w < nwl; w++) {
 		size_t nds = o->datasets.n ? o->datasets.n : 1;
 		uint64_t sizes[OPT_LIST_MAX];
-		size_t nsizes = plan_sizes(o, sizes);
+		size_t nsizes = o->source ? 1 : plan_sizes(o, sizes);
 
 		if (wls[w]->flags & WORKLOAD_LIMITS) {
 			if (plan_limit_cases(r, &cap, wls[w]))
@@ -399,12 +477,12 @@ int plan_build(struct runner *r)
 				struct dataset tmp = { 0 };
 				struct bench_case proto = { 0 };
 
-				tmp.kind = wls[w]->default_dataset;
+				tmp.kind = o->source ? DATASET_FILE : wls[w]->default_dataset;
 				if (o->datasets.n)
 					dataset_kind_parse(o->datasets.v[d], &tmp.kind);
 				proto.spec.wl = wls[w];
 				proto.spec.ds = &tmp;
-				proto.spec.size = sizes[s];
+				proto.spec.size = o->source ? src.size : sizes[s];
 				proto.spec.part_size = wls[w]->flags & WORKLOAD_PARTS ? o->part_size : 0;
 				proto.spec.queue_depth = o->queue_depth;
 				proto.spec.threads = o->threads;
@@ -413,7 +491,7 @@ int plan_build(struct runner *r)
 					return 1;
 			}
 		}
-		if (r->ncases == before && o->workloads.n) {
+		if (r->ncases == before && workload_named(o, wls[w])) {
 			fprintf(stderr, "bench: no strategy of workload '%s' matches --strategy\n",
 				wls[w]->name);
 			return 2;
@@ -423,5 +501,6 @@ int plan_build(struct runner *r)
 		fprintf(stderr, "bench: nothing to run\n");
 		return 2;
 	}
+	plan_use_source(r, &src);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "plot_internal.h"
 #include "workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,30 +182,49 @@ static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
 
 /* -------------------------------------------------------- syscalls -- */
 
-/* 3. Syscalls per MiB against MB/s, one labelled point per strategy. */
+/* 3. Syscalls per MiB against MB/s, one labelled point per strategy, the
+ * labels placed apart (plot_labels.c) on axes fixed here. */
 static long chart_syscalls(struct plot_ctx *ctx, struct chart_out *out)
 {
 	const struct plot_row **v = ctx->v;
-	char label[160];
+	struct plot_label *pts;
+	char (*labels)[160];
+	struct plot_axes axes;
 	struct plot_slice s;
-	size_t nbest;
-	long points = 0;
+	size_t nbest, points = 0;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
 	nbest = plot_best_rows(ctx, &s, v);
+	pts = calloc(nbest ? nbest : 1, sizeof(*pts));
+	labels = calloc(nbest ? nbest : 1, sizeof(*labels));
+	if (!pts || !labels) {
+		free(pts);
+		free(labels);
+		return -1;
+	}
 	for (size_t i = 0; i < nbest; i++) {
 		if (v[i]->spm <= 0)
 			continue;
-		plot_row_label(v[i], label, sizeof(label));
-		fprintf(out->f, "%.4f %.3f \"%s\"\n", v[i]->spm,
-			plot_mbs(v[i]->size, v[i]->median_ns), label);
+		plot_row_label(v[i], labels[points], sizeof(labels[points]));
+		pts[points].vx = v[i]->spm;
+		pts[points].vy = plot_mbs(v[i]->size, v[i]->median_ns);
+		pts[points].len = strlen(labels[points]);
 		points++;
 	}
+	plot_layout_scatter(pts, points, &axes);
+	for (size_t i = 0; i < points; i++)
+		fprintf(out->f, "%.4f %.3f \"%s\" %.6g %.6g %d\n", pts[i].vx, pts[i].vy, labels[i],
+			pts[i].lx, pts[i].ly, pts[i].align);
 	if (!points)
 		snprintf(out->why, sizeof(out->why), "summary.csv has no syscall counts (syscalls_per_mib is empty)");
 	plot_var_title(&out->vars, ctx, "System calls per MiB against throughput", &s);
-	return points;
+	plot_var_dbl(&out->vars, "xmin", pow(10, axes.log_xmin));
+	plot_var_dbl(&out->vars, "xmax", pow(10, axes.log_xmax));
+	plot_var_dbl(&out->vars, "ymax", axes.ymax);
+	free(pts);
+	free(labels);
+	return (long)points;
 }
 
 /* ---------------------------------------------------- size scaling -- */

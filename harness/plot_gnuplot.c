@@ -6,6 +6,7 @@
  * chart (PNG, then SVG) on plots/<chart>.gp, and finding gnuplot, the
  * scripts and the latest results folder.
  */
+#include "paths.h"
 #include "plot_internal.h"
 
 #include <dirent.h>
@@ -29,6 +30,14 @@ void plot_var_str(struct plot_vars *v, const char *name, const char *value)
 void plot_var_int(struct plot_vars *v, const char *name, long value)
 {
 	int n = snprintf(v->s + v->len, sizeof(v->s) - v->len, "%s=%ld;", name, value);
+
+	if (n > 0 && (size_t)n < sizeof(v->s) - v->len)
+		v->len += (size_t)n;
+}
+
+void plot_var_dbl(struct plot_vars *v, const char *name, double value)
+{
+	int n = snprintf(v->s + v->len, sizeof(v->s) - v->len, "%s=%.9g;", name, value);
 
 	if (n > 0 && (size_t)n < sizeof(v->s) - v->len)
 		v->len += (size_t)n;
@@ -208,27 +217,23 @@ int plot_find_scripts(char *out, size_t n)
 	static const char *const rel[] = { "/../plots", "/../share/copybench/plots", "/plots" };
 	const char *env = getenv("COPYBENCH_PLOTS_DIR");
 	char exe[PATH_MAX];
-	ssize_t len;
 
 	if (env && *env) {
 		snprintf(out, n, "%s", env);
 		return plot_dir_has_scripts(out) ? 0 : -ENOENT;
 	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		*strrchr(exe, '/') = '\0';
+	if (paths_exe_dir(exe, sizeof(exe)) == 0) {
 		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 			snprintf(out, n, "%s%s", exe, rel[i]);
 			if (plot_dir_has_scripts(out))
 				return 0;
 		}
 	}
-#ifdef COPYBENCH_SOURCE_DIR
-	snprintf(out, n, "%s/plots", COPYBENCH_SOURCE_DIR);
-	if (plot_dir_has_scripts(out))
-		return 0;
-#endif
+	if (paths_source_dir()) {
+		snprintf(out, n, "%s/plots", paths_source_dir());
+		if (plot_dir_has_scripts(out))
+			return 0;
+	}
 	return -ENOENT;
 }
 
@@ -261,9 +266,11 @@ bool plot_latest_results(char *out, size_t n)
 {
 	if (plot_latest_in("results", out, n))
 		return true;
-#ifdef COPYBENCH_SOURCE_DIR
-	if (plot_latest_in(COPYBENCH_SOURCE_DIR "/results", out, n))
-		return true;
-#endif
+	if (paths_source_dir()) {
+		char base[PATH_MAX];
+
+		snprintf(base, sizeof(base), "%s/results", paths_source_dir());
+		return plot_latest_in(base, out, n);
+	}
 	return false;
 }

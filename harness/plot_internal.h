@@ -4,6 +4,7 @@
  *   plot_data.c       summary.csv loaded into rows, and slices of them
  *   plot_gnuplot.c    data files, gnuplot variables, finding and running gnuplot
  *   plot_charts.c     the charts, one function each, and their table
+ *   plot_labels.c     labels of a scatter chart placed apart
  *   plot_hyperfine.c  the chart of hyperfine's exports
  *   cmd_plot.c        the subcommand
  *
@@ -144,6 +145,7 @@ void plot_slice_text(const struct plot_slice *s, char *out, size_t n);
 /* plot_gnuplot.c */
 void plot_var_str(struct plot_vars *v, const char *name, const char *value);
 void plot_var_int(struct plot_vars *v, const char *name, long value);
+void plot_var_dbl(struct plot_vars *v, const char *name, double value);
 void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
 		    const char *what, const struct plot_slice *s);
 /*
@@ -155,6 +157,28 @@ int plot_chart(struct plot_ctx *ctx, const char *chart, chart_write_fn write);
 bool plot_find_gnuplot(char *out, size_t n);
 int plot_find_scripts(char *out, size_t n);
 bool plot_latest_results(char *out, size_t n);
+
+/* plot_labels.c: the labelled points of a scatter chart, labels apart. */
+struct plot_label {
+	double vx, vy;		/* the point: x (log scale) and y in data */
+	size_t len;		/* the label's length in characters */
+	double x, y;		/* the point in the plot area, in cells */
+	double ax, ay;		/* the label's anchor, in cells */
+	int align;		/* -1 ends at the anchor, 0 centred, 1 starts there */
+	double lx, ly;		/* the anchor in data */
+};
+
+struct plot_axes {
+	double log_xmin, log_xmax;	/* log10 of the x range */
+	double ymax;			/* the y range is [0, ymax] */
+};
+
+/* Fixes the axes for the points l[].vx/vy and places every label. */
+void plot_layout_scatter(struct plot_label *l, size_t n, struct plot_axes *a);
+/* A placed label's box in cells: left, bottom, right, top. */
+void plot_label_box(const struct plot_label *l, double box[4]);
+/* Does any label overlap another label or any point? */
+bool plot_labels_overlap(const struct plot_label *l, size_t n);
 
 /* plot_charts.c: every chart in order (the hyperfine one included). */
 void plot_all_charts(struct plot_ctx *ctx);

@@ -8,6 +8,8 @@
 #include "report.h"
 #include "columns.h"
 #include "csv.h"
+#include "json.h"
+#include "meta.h"
 #include "units.h"
 
 #include <errno.h>
@@ -157,40 +159,58 @@ int report_print_csv(FILE *f, const struct runner *r, const struct case_summary 
 
 /* ------------------------------------------------------------ JSON ----- */
 
-/* `"name": value` of the columns of summary.csv with role, after sep. */
-static void json_columns(FILE *f, enum col_role role, const struct col_row *x,
-			 const char *sep)
+/* `"name": value` of the columns of file f with role. */
+static void json_columns(struct json_out *j, enum col_file f, enum col_role role,
+			 const struct col_row *x)
 {
 	struct col_value v;
 
-	for (size_t i = 0; i < columns_count(COLFILE_SUMMARY); i++) {
-		const struct column *col = columns_get(COLFILE_SUMMARY, i);
+	for (size_t i = 0; i < columns_count(f); i++) {
+		const struct column *col = columns_get(f, i);
 
 		if (col->role != role)
 			continue;
 		columns_value(col, x, &v);
-		fprintf(f, "%s\"%s\": ", sep, col->name);
-		columns_json_value(f, col, &v);
-		sep = ", ";
+		json_key(j, col->name);
+		columns_json_value(j->f, col, &v);
 	}
 }
 
-/* The environment once, then one object per case with its summary columns
- * (and its own environment, when the run measured several filesystems). */
-void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums)
+/* One case: its identifying and summary columns, then its measured runs
+ * with runs.csv's own columns, one line each. */
+static void json_case(struct json_out *j, const struct runner *r, const struct bench_case *c,
+		      const struct case_summary *sum)
 {
-	fputs("{\n  ", f);
-	json_columns(f, ROLE_ENV, &(struct col_row){ .env = &r->env }, "");
-	fprintf(f, ",\n  \"cases\": [\n");
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct col_row x = { .c = &r->cases[i], .sum = &sums[i],
-					   .env = case_env(r, &r->cases[i]) };
+	const struct col_row x = { .c = c, .sum = sum, .env = case_env(r, c) };
 
-		json_columns(f, ROLE_ID, &x, "    {");
-		json_columns(f, ROLE_MEASURE, &x, ", ");
-		if (r->cases[i].env)
-			json_columns(f, ROLE_ENV, &x, ", ");
-		fprintf(f, "}%s\n", i + 1 < r->ncases ? "," : "");
+	json_begin_object(j, NULL);
+	json_columns(j, COLFILE_SUMMARY, ROLE_ID, &x);
+	json_columns(j, COLFILE_SUMMARY, ROLE_MEASURE, &x);
+	if (c->env)	/* a run over several filesystems: each case says its own */
+		json_columns(j, COLFILE_SUMMARY, ROLE_ENV, &x);
+	json_begin_array(j, "runs");
+	for (size_t k = 0; k < c->nruns; k++) {
+		json_begin_inline_object(j, NULL);
+		json_columns(j, COLFILE_RUNS, ROLE_MEASURE,
+			     &(struct col_row){ .c = c, .run = &c->runs[k], .env = x.env });
+		json_end(j);
 	}
-	fprintf(f, "  ]\n}\n");
+	json_end(j);
+	json_end(j);
+}
+
+/* The schema version and the environment once, then one object per case. */
+void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums,
+		       const char *results_dir)
+{
+	struct json_out j = json_out_begin(f);
+
+	json_kv_u64(&j, "schema_version", META_SCHEMA_VERSION);
+	json_kv_str(&j, "results_dir", results_dir);
+	json_columns(&j, COLFILE_SUMMARY, ROLE_ENV, &(struct col_row){ .env = &r->env });
+	json_begin_array(&j, "cases");
+	for (size_t i = 0; i < r->ncases; i++)
+		json_case(&j, r, &r->cases[i], &sums[i]);
+	json_end(&j);
+	json_out_end(&j);
 }

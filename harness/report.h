@@ -13,7 +13,16 @@
 int report_write_csv(const struct runner *r, const struct case_summary *sums,
 		     const char *dir);
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums);
-void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums);
+/* The JSON document of --format json and --export-json: schema_version,
+ * the results folder, the environment, and per case its summary and runs. */
+void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums,
+		       const char *results_dir);
+/* The summary as a Markdown table (--export-markdown). */
+void report_print_markdown(FILE *f, const struct runner *r, const struct case_summary *sums);
+/* Writes each --export-* file the options name, through a temporary file.
+ * 0, or 1 after one line on stderr. */
+int report_write_exports(const struct runner *r, const struct case_summary *sums,
+			 const char *results_dir);
 /* summary.csv's content on f (for --format csv). */
 int report_print_csv(FILE *f, const struct runner *r, const struct case_summary *sums);
 /* "ok", "failed: ..." or "unavailable: ..." */

@@ -38,6 +38,7 @@ struct fs_run {
 	struct runner sub[OPT_LIST_MAX];	/* one per filesystem that runs */
 	size_t nsub;
 	struct runner all;			/* every case, measured together */
+	struct timespec start;			/* the invocation's (CLOCK_REALTIME) */
 	char note[OPT_LIST_MAX * 320];		/* filesystems unavailable here */
 };
 
@@ -116,6 +117,7 @@ static int prepare_one(struct fs_run *fr, const struct bench_opts *o, const stru
 	so->dir = fs->dir;
 	so->fs.n = 0;
 	r->o = so;
+	r->times.start = fr->start;	/* one invocation: one start, one results folder */
 	progress_init(&r->progress, o->quiet);
 	fr->nsub++;
 	if (run_prepare(r))
@@ -190,6 +192,8 @@ static int measure_all(struct fs_run *fr, const struct bench_opts *o)
 		}
 	}
 	all->o = o;
+	all->times = fr->sub[0].times;
+	snprintf(all->results, sizeof(all->results), "%s", fr->sub[0].results);
 	all->env = fr->sub[0].env;
 	all->env.fs_options[0] = '\0';
 	join_fs_types(fr, all->env.fs_type, sizeof(all->env.fs_type));
@@ -206,6 +210,7 @@ int run_filesystems(struct bench_opts *o)
 
 	if (!fr)
 		return 1;
+	clock_gettime(CLOCK_REALTIME, &fr->start);
 	ret = testfs_parse(&o->fs, &fr->set);
 	if (!ret)
 		ret = check_root(&fr->set);

@@ -567,13 +567,14 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
  * A run killed with SIGKILL cannot remove its work directory. The next run
  * in the same --dir removes those whose owner no longer exists: only
  * directories named as bench names them (work-<pid>-XXXXXX), never anything
- * else. Returns how many it removed.
+ * else. Calls removed (when not NULL) with the path of each. Returns how
+ * many it removed.
  */
-int runner_remove_stale_workdirs(const char *dir)
+int runner_remove_stale_workdirs(const char *dir, void (*removed)(const char *path))
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int removed = 0;
+	int count = 0;
 
 	if (!d)
 		return 0;
@@ -586,11 +587,14 @@ int runner_remove_stale_workdirs(const char *dir)
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
-			removed++;
+		if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0) {
+			count++;
+			if (removed)
+				removed(path);
+		}
 	}
 	closedir(d);
-	return removed;
+	return count;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag,

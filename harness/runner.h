@@ -6,12 +6,20 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "options.h"
 #include "disturb.h"
 #include "progress.h"
 #include "case.h"
 #include "sysinfo.h"
+
+/* When the invocation ran (CLOCK_REALTIME), and how it ended: meta.json. */
+struct meta_times {
+	struct timespec start;
+	struct timespec end;
+	bool interrupted;
+};
 
 struct runner {
 	const struct bench_opts *o;
@@ -21,6 +29,8 @@ struct runner {
 	size_t ndatasets;
 	struct sysinfo_env env;
 	char workdir[PATH_MAX];		/* private, removed at the end */
+	char results[PATH_MAX];		/* the results folder */
+	struct meta_times times;
 	struct syscount_session *sc;	/* NULL when counting is unavailable
 					 * or over (after the counting round) */
 	bool counting;			/* counts were taken in this run */
@@ -54,8 +64,9 @@ uint64_t runner_now_ns(void);
 
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);
-/* Removes work directories in dir left by runs that were killed. */
-int runner_remove_stale_workdirs(const char *dir);
+/* Removes work directories in dir left by runs that were killed; removed
+ * (may be NULL) is told each path. Returns how many. */
+int runner_remove_stale_workdirs(const char *dir, void (*removed)(const char *path));
 /* Removes the work directory and everything in it. */
 void runner_remove_workdir(struct runner *r);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* sysinfo.c - host, kernel, CPU model and the filesystem under test, read
- * from uname(2), /proc/cpuinfo and /proc/self/mountinfo. */
+/* sysinfo.c - host, kernel, CPU model, the filesystem under test and the
+ * machine's facts, read from uname(2), /proc/cpuinfo, fsinfo and machine.c. */
 #include "sysinfo.h"
 #include "fsinfo.h"
 
@@ -45,7 +45,11 @@ void sysinfo_collect(const char *dir, struct sysinfo_env *env)
 		snprintf(env->host, sizeof(env->host), "%s", u.nodename);
 		snprintf(env->kernel, sizeof(env->kernel), "%s", u.release);
 	}
-	fs_type_name(dir, env->fs_type, sizeof(env->fs_type));
+	if (!realpath(dir, env->dir))
+		snprintf(env->dir, sizeof(env->dir), "%s", dir);
+	fs_mount_info(dir, &env->fs);
+	snprintf(env->fs_type, sizeof(env->fs_type), "%s", env->fs.type);
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
+	machine_collect(&env->machine);
 	env->ncpu = ncpu > 0 ? (unsigned)ncpu : 1;
 }

@@ -3,7 +3,11 @@
 #ifndef COPYBENCH_SYSINFO_H
 #define COPYBENCH_SYSINFO_H
 
+#include <limits.h>
 #include <stddef.h>
+
+#include "fsinfo.h"
+#include "machine.h"
 
 struct sysinfo_env {
 	char host[128];
@@ -12,6 +16,9 @@ struct sysinfo_env {
 	char cpu_model[160];
 	char fs_options[256];	/* bench --fs: how bench made the filesystem */
 	unsigned ncpu;
+	char dir[PATH_MAX];		/* the real path of --dir */
+	struct fs_mount fs;		/* the filesystem under --dir */
+	struct machine_facts machine;
 };
 
 /* Fills env for files under dir (fs_type "unknown" when it cannot tell). */

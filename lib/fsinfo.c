@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * fsinfo.c - what a path lives on and how a file is laid out: the name of the
- * filesystem mounted over a path, whether a file shares extents with another
- * (FIEMAP), and mkdir -p with undo.
+ * fsinfo.c - what a path lives on and how a file is laid out: the filesystem
+ * mounted over a path (mountinfo, else statfs), whether a file shares
+ * extents with another (FIEMAP), and mkdir -p with undo.
  */
 #include "fsinfo.h"
 
@@ -12,11 +12,15 @@
 #include <stdint.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* Is mount point mp a path prefix of path (at a component boundary)? */
@@ -31,36 +35,174 @@ static size_t mount_prefix_len(const char *mp, const char *path)
 	return 0;
 }
 
-int fs_type_name(const char *path, char *out, size_t n)
+/* mountinfo writes space, tab, newline and backslash as \ooo: undo it. */
+static void mountinfo_unescape(char *s)
 {
-	char real[PATH_MAX], line[4096];
-	size_t best = 0;
-	FILE *f;
+	char *out = s;
 
-	snprintf(out, n, "unknown");
-	if (!realpath(path, real))
-		return -errno;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		/* id parent maj:min root mountpoint opts [optional...] - fstype src opts */
-		char mp[PATH_MAX], *sep, fstype[64];
-		size_t len;
-
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
-			continue;
-		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep + 3, "%63s", fstype) != 1)
-			continue;
-		len = mount_prefix_len(mp, real);
-		if (len && len >= best) {
-			best = len;
-			snprintf(out, n, "%s", fstype);
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
 		}
 	}
+	*out = '\0';
+}
+
+/*
+ * One line of /proc/self/mountinfo into m when its mount point covers real
+ * more closely than *best:
+ *   id parent maj:min root mountpoint opts [optional...] - fstype source superopts
+ */
+static void mountinfo_line(char *line, const char *real, size_t *best, struct fs_mount *m)
+{
+	char mp[PATH_MAX], opts[256], *sep;
+	char type[64], source[256], super[256];
+	size_t len;
+
+	if (sscanf(line, "%*s %*s %*s %*s %4095s %255s", mp, opts) != 2)
+		return;
+	sep = strstr(line, " - ");
+	if (!sep || sscanf(sep + 3, "%63s %255s %255s", type, source, super) != 3)
+		return;
+	mountinfo_unescape(mp);
+	len = mount_prefix_len(mp, real);
+	if (!len || len < *best)
+		return;
+	*best = len;
+	mountinfo_unescape(source);
+	snprintf(m->type, sizeof(m->type), "%s", type);
+	snprintf(m->source, sizeof(m->source), "%s", source);
+	snprintf(m->mount_point, sizeof(m->mount_point), "%s", mp);
+	snprintf(m->options, sizeof(m->options), "%s", opts);
+	snprintf(m->super_options, sizeof(m->super_options), "%s", super);
+	m->from_mountinfo = true;
+}
+
+static void mountinfo_lookup(const char *real, struct fs_mount *m)
+{
+	char line[4096];
+	size_t best = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		mountinfo_line(line, real, &best, m);
 	fclose(f);
+}
+
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_magics[] = {
+	{ EXT4_SUPER_MAGIC, "ext4" },	/* ext2 and ext3 too: one magic */
+	{ XFS_SUPER_MAGIC, "xfs" },
+	{ BTRFS_SUPER_MAGIC, "btrfs" },
+	{ TMPFS_MAGIC, "tmpfs" },
+	{ RAMFS_MAGIC, "ramfs" },
+	{ OVERLAYFS_SUPER_MAGIC, "overlay" },
+	{ F2FS_SUPER_MAGIC, "f2fs" },
+	{ NFS_SUPER_MAGIC, "nfs" },
+	{ FUSE_SUPER_MAGIC, "fuse" },
+	{ V9FS_MAGIC, "9p" },
+	{ CIFS_SUPER_MAGIC, "cifs" },
+	{ SMB2_SUPER_MAGIC, "smb3" },
+	{ MSDOS_SUPER_MAGIC, "vfat" },
+	{ EXFAT_SUPER_MAGIC, "exfat" },
+	{ SQUASHFS_MAGIC, "squashfs" },
+	{ 0x2fc12fc1ul, "zfs" },
+	{ 0xca451a4eul, "bcachefs" },
+};
+
+const char *fs_magic_name(unsigned long f_type)
+{
+	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+		if (fs_magics[i].magic == (f_type & 0xfffffffful))
+			return fs_magics[i].name;
+	return NULL;
+}
+
+/* statvfs(3)'s mount flags as mount options. */
+static void statvfs_options(unsigned long flags, char *out, size_t n)
+{
+	static const struct { unsigned long flag; const char *name; } names[] = {
+		{ ST_NOSUID, "nosuid" }, { ST_NODEV, "nodev" }, { ST_NOEXEC, "noexec" },
+		{ ST_SYNCHRONOUS, "sync" }, { ST_MANDLOCK, "mand" }, { ST_NOATIME, "noatime" },
+		{ ST_NODIRATIME, "nodiratime" }, { ST_RELATIME, "relatime" },
+	};
+	size_t len = (size_t)snprintf(out, n, "%s", flags & ST_RDONLY ? "ro" : "rw");
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && len < n; i++)
+		if (flags & names[i].flag)
+			len += (size_t)snprintf(out + len, n - len, ",%s", names[i].name);
+}
+
+/* "/dev/<DEVNAME>" of a block device number, from sysfs; "" if none. */
+static void block_device_name(unsigned maj, unsigned min, char *out, size_t n)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "DEVNAME=", 8) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, n, "/dev/%s", line + 8);
+			break;
+		}
+	fclose(f);
+}
+
+/* What statfs(2) and stat(2) tell without mountinfo. */
+static void statfs_lookup(const char *real, const struct stat *st, struct fs_mount *m)
+{
+	struct statfs sfs;
+	struct statvfs vfs;
+	const char *name;
+
+	if (statfs(real, &sfs) == 0) {
+		name = fs_magic_name((unsigned long)sfs.f_type);
+		if (name)
+			snprintf(m->type, sizeof(m->type), "%s", name);
+		else
+			snprintf(m->type, sizeof(m->type), "0x%lx", (unsigned long)sfs.f_type);
+	}
+	if (statvfs(real, &vfs) == 0)
+		statvfs_options(vfs.f_flag, m->options, sizeof(m->options));
+	block_device_name(major(st->st_dev), minor(st->st_dev), m->source, sizeof(m->source));
+}
+
+int fs_mount_info(const char *path, struct fs_mount *m)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->type, sizeof(m->type), "unknown");
+	if (!realpath(path, real) || stat(real, &st))
+		return -errno;
+	snprintf(m->dev, sizeof(m->dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+	mountinfo_lookup(real, m);
+	if (!m->from_mountinfo)
+		statfs_lookup(real, &st, m);
 	return 0;
+}
+
+int fs_type_name(const char *path, char *out, size_t n)
+{
+	struct fs_mount m;
+	int err = fs_mount_info(path, &m);
+
+	snprintf(out, n, "%s", m.type);
+	return err;
 }
 
 #define FIEMAP_BATCH 64

@@ -6,12 +6,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The filesystem a path lives on, and how it is mounted. */
+struct fs_mount {
+	char type[64];		/* "ext4", "tmpfs", "btrfs"; "unknown" */
+	char source[256];	/* the device or source ("/dev/vda1"); "" unknown */
+	char mount_point[512];	/* "" when only statfs(2) could tell */
+	char options[256];	/* per-mount options ("rw,relatime") */
+	char super_options[256];	/* the filesystem's own ("rw,errors=remount-ro") */
+	char dev[24];		/* st_dev of the path, "major:minor" */
+	/* false: no line of /proc/self/mountinfo covers the path (a chroot or
+	 * a container, where mounts outside the root are not listed), so type
+	 * came from statfs(2)'s f_type, options from statvfs(3)'s f_flag and
+	 * the source from /sys/dev/block. */
+	bool from_mountinfo;
+};
+
 /*
- * The type of the filesystem mounted over path, as /proc/self/mountinfo
- * names it ("ext4", "tmpfs", "btrfs"); "unknown" when it cannot tell.
- * 0 or -errno.
+ * Fills m for path: the mountinfo line whose mount point is the longest
+ * prefix of path's real path, else statfs(2). 0 or -errno (m says
+ * "unknown" then).
  */
+int fs_mount_info(const char *path, struct fs_mount *m);
+/* fs_mount_info's type alone: "ext4", "tmpfs", "btrfs"; "unknown". */
 int fs_type_name(const char *path, char *out, size_t n);
+/* The name of a statfs(2) f_type ("xfs"; ext2/3/4 share one: "ext4"), or
+ * NULL for one not in the table. */
+const char *fs_magic_name(unsigned long f_type);
 /*
  * Does the file at path share any extent with another file (FIEMAP's
  * FIEMAP_EXTENT_SHARED: a reflink or a copy_file_range that cloned instead

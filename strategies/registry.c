@@ -27,6 +27,7 @@ const struct copy_strategy *const strategy_table[] = {
 	&strategy_splice,
 	&strategy_stdio,
 	&strategy_throttled,
+	&strategy_touch_source,
 };
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);

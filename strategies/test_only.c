@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_only.c - two strategies that exist to test the harness, hidden from
+ * test_only.c - strategies that exist to test the harness, hidden from
  * `bench list` and --all (STRATEGY_TEST_ONLY), run only when named:
  *
- *   corrupt    copies like readwrite, then flips one byte of the output:
- *              verification must catch it and bench must exit 1;
- *   throttled  copies like readwrite, then spins for COPYBENCH_THROTTLE_PCT
- *              percent of the copy's own time (default 0: exactly readwrite),
- *              a known slowdown under one case name for `bench check`.
+ *   corrupt       copies like readwrite, then flips one byte of the output:
+ *                 verification must catch it and bench must exit 1;
+ *   throttled     copies like readwrite, then spins for COPYBENCH_THROTTLE_PCT
+ *                 percent of the copy's own time (default 0: exactly
+ *                 readwrite), a known slowdown under one case name for
+ *                 `bench check`;
+ *   touch-source  copies like readwrite, then inverts the source's first
+ *                 byte: a file changed during the run (--source must refuse
+ *                 the results).
  */
 #include "strategy.h"
 #include "fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 extern const struct copy_strategy strategy_readwrite;
 
@@ -56,6 +63,36 @@ static int throttled_copy(const struct copy_job *job)
 	return 0;
 }
 
+/* The source's first byte inverted through a descriptor opened for writing
+ * (the job's is read-only). */
+static int touch_source(int src_fd)
+{
+	char path[64];
+	unsigned char byte;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", src_fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (full_pread(src_fd, &byte, 1, 0) != 1)
+		err = -EIO;
+	byte = (unsigned char)~byte;
+	if (!err && full_pwrite(fd, &byte, 1, 0))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+static int touch_source_copy(const struct copy_job *job)
+{
+	int err = strategy_readwrite.copy(job);
+
+	if (err || job->len == 0)
+		return err;
+	return touch_source(job->src_fd);
+}
+
 const struct copy_strategy strategy_corrupt = {
 	.name = "corrupt",
 	.description = "test only: readwrite, then one output byte flipped (verification must fail)",
@@ -70,4 +107,12 @@ const struct copy_strategy strategy_throttled = {
 	.syscalls = "pread64,pwrite64,fadvise64",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
 	.copy = throttled_copy,
+};
+
+const struct copy_strategy strategy_touch_source = {
+	.name = "touch-source",
+	.description = "test only: readwrite, then the source's first byte inverted",
+	.syscalls = "pread64,pwrite64,fadvise64,openat,close",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
+	.copy = touch_source_copy,
 };

@@ -39,4 +39,10 @@ vg bad_size 2 --size 10Q --dir "$tmp/d"
 vg check 0 check --baseline "$tmp/res" --current "$tmp/res"
 vg baseline 0 baseline save "$tmp/res" "$tmp/base.csv"
 vg check_baseline 0 check --baseline "$tmp/base.csv" --current "$tmp/res"
+vg run_exports 0 --size 64K --repeat 1 --strategy 'read*,-stdio' --syscalls off --quiet \
+	--out "$tmp/res3" --dir "$tmp/d" --export-json "$tmp/e.json" --export-csv "$tmp/e.csv" \
+	--export-markdown "$tmp/e.md"
+vg source 0 --source "$tmp/text" --strategy 'readwrite,splice' --repeat 1 --syscalls off \
+	--no-limits --out "$tmp/res4" --dir "$tmp/d" --quiet
+vg clean 0 clean --dir "$tmp/d"
 echo "valgrind.sh: all clean" >&2

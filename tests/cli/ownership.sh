@@ -8,12 +8,12 @@ mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d
 R=$T/r
 
-# A normal small run: datasets and manifests in --dir, three CSVs in --out,
+# A normal small run: datasets and manifests in --dir, meta.json and three CSVs in --out,
 # nothing in the working directory, no work directory left.
 run "$BENCH" --size 64K --strategy readwrite,copy_file_range --repeat 1 --syscalls off --dir "$D" --out "$R" --quiet
 expect_eq small_run_rc "$RC" 0
 expect_eq small_run_dir "$(ls -A "$D" | tr '\n' ' ')" "random-65536-s1.dat random-65536-s1.dat.manifest "
-expect_eq small_run_results "$(ls -A "$R" | tr '\n' ' ')" "runs.csv summary.csv syscalls.csv "
+expect_eq small_run_results "$(ls -A "$R" | tr '\n' ' ')" "meta.json runs.csv summary.csv syscalls.csv "
 expect_eq small_run_cwd "$(ls -A "$T/cwd")" ""
 # Run again into the same places: reused and overwritten, as its own.
 run "$BENCH" --size 64K --strategy readwrite --repeat 1 --syscalls off --dir "$D" --out "$R" --quiet
@@ -65,7 +65,7 @@ if mount_tmpfs "$T/small" 48M; then
 		pass || fail "enospc_run: $(grep -i readwrite "$T/.out")"
 	expect_eq enospc_run_left "$(ls -A "$T/small/d" | tr '\n' ' ')" "random-8388608-s1.dat random-8388608-s1.dat.manifest "
 	rm -f "$T/small/filler"
-	expect_eq enospc_run_results "$(ls -A "$T/enospc" | tr '\n' ' ')" "runs.csv summary.csv syscalls.csv "
+	expect_eq enospc_run_results "$(ls -A "$T/enospc" | tr '\n' ' ')" "meta.json runs.csv summary.csv syscalls.csv "
 fi
 expect_eq cwd_untouched "$(ls -A "$T/cwd")" ""
 finish

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # subcommand_help.sh - `bench list|gen|evict|copy --help` (and -h) print
 # their usage on stdout, nothing on stderr, exit 0 and touch nothing; their
-# bad options give one line on stderr and exit 2.
+# bad options give one line on stderr and exit 2. Every command `bench --help`
+# lists (and `columns`) answers --help so.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 
@@ -36,6 +37,15 @@ expect_help copy--help "usage: bench copy --strategy S [options] SRC DST" "$BENC
 expect_help gen_help_after_operands "usage: bench gen KIND SIZE FILE [--seed N] [--force]" \
 	"$BENCH" gen text 4K "$T/g" --help
 expect_help evict_help_after_file "usage: bench evict FILE..." "$BENCH" evict "$T/none" --help
+
+# Every command of bench --help's list: its own usage first, exit 0.
+cmds=$("$BENCH" --help | sed -n '/^Commands/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+expect_eq commands_listed "$(echo $cmds)" "list copy gen evict check baseline plot clean history"
+for c in $cmds columns; do
+	run "$BENCH" "$c" --help
+	expect_eq "$c--help" "$RC $(head -c $((14 + ${#c})) "$T/.out") $(wc -c <"$T/.err")" "0 usage: bench $c  0"
+done
+expect_eq main_usage "$("$BENCH" --help | head -n 1)" "Usage: bench [options]"
 
 expect_fail list_missing_dir 2 "bench list: missing value for '--dir' (usage: bench list [--dir DIR])" \
 	"$BENCH" list --dir

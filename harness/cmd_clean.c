@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_clean.c - `bench clean [--dir DIR]`: removes what bench left in its
+ * dataset folder and nothing else: the datasets it generated (files with
+ * bench's manifest, as the manifest describes them) and the work
+ * directories of runs that were killed (work-<pid>-XXXXXX of a pid that no
+ * longer exists). Results are the user's: never touched.
+ */
+#include "commands.h"
+#include "dataset.h"
+#include "paths.h"
+#include "runner.h"
+#include "units.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char clean_usage[] = "usage: bench clean [--dir DIR]";
+static const char clean_help[] =
+"usage: bench clean [--dir DIR]\n"
+"\n"
+"Removes what bench left in DIR (default: the default --dir of bench):\n"
+"the datasets it generated, each a file with bench's manifest beside it that\n"
+"still describes it, and the work directories of runs that were killed.\n"
+"Nothing else is removed: a file bench did not make, or one changed since,\n"
+"stays (the latter is named). Results folders are never touched.\n"
+"Prints each path it removes.\n"
+"\n"
+"  --dir DIR    the folder to clean\n"
+"  --help       this text\n";
+
+struct clean_tally {
+	unsigned long files;
+	uint64_t bytes;
+};
+
+static void clean_report(const char *path, uint64_t bytes, const char *kept, void *arg)
+{
+	struct clean_tally *t = arg;
+	char size[32];
+
+	if (kept) {
+		printf("kept %s: %s\n", path, kept);
+		return;
+	}
+	format_size(bytes, size, sizeof(size));
+	printf("removed %s%s%s%s\n", path, bytes ? " (" : "", bytes ? size : "", bytes ? ")" : "");
+	t->files++;
+	t->bytes += bytes;
+}
+
+static void clean_workdir_report(const char *path)
+{
+	printf("removed %s/ (the work directory of a killed run)\n", path);
+}
+
+/* Parses argv into *dir. 0, -1 after --help, or 2. */
+static int clean_parse(int argc, char **argv, const char **dir)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (opt == 'd') {
+			*dir = optarg;
+		} else if (opt == 'h') {
+			fputs(clean_help, stdout);
+			return -1;
+		} else {
+			fprintf(stderr, "bench clean: %s '%s' (%s)\n",
+				opt == ':' ? "missing value for" : "unexpected argument",
+				argv[optind - 1], clean_usage);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bench clean: unexpected argument '%s' (%s)\n", argv[optind], clean_usage);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_clean(int argc, char **argv)
+{
+	char default_dir[PATH_MAX], size[32];
+	struct clean_tally t = { 0 };
+	const char *dir = default_dir;
+	struct stat st;
+	int ret, workdirs;
+
+	paths_dataset_dir(default_dir, sizeof(default_dir));
+	ret = clean_parse(argc, argv, &dir);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (stat(dir, &st) && errno == ENOENT) {
+		printf("bench clean: nothing to clean: %s does not exist\n", dir);
+		return 0;
+	}
+	ret = dataset_clean(dir, clean_report, &t);
+	if (ret < 0) {
+		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
+		return 1;
+	}
+	workdirs = runner_remove_stale_workdirs(dir, clean_workdir_report);
+	format_size(t.bytes, size, sizeof(size));
+	if (t.files || workdirs)
+		printf("bench clean: %lu file%s (%s) and %d work director%s removed from %s\n",
+		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies", dir);
+	else
+		printf("bench clean: nothing of bench's to remove in %s\n", dir);
+	return 0;
+}

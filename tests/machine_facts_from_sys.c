@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * machine_facts_from_sys.c - machine_collect_at reads each fact of
+ * machine.h from its file under a root of our making: a QEMU guest with
+ * free page reporting, a governor, THP, DAMON on, load, memory and a
+ * container; an empty root, where every fact is absent (not false); and a
+ * guest that only the CPU flag betrays, with reporting turned off by a large
+ * order.
+ */
+#include "machine.h"
+#include "testutil.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fsinfo.h"
+
+static char root[PATH_MAX];
+
+static void put(const char *path, const char *text)
+{
+	char full[PATH_MAX + 128], made[PATH_MAX], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	slash = strrchr(full, '/');
+	*slash = '\0';
+	CHECK(make_dirs(full, made, sizeof(made)) == 0);
+	*slash = '/';
+	f = fopen(full, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+#define CHECK_STR(a, b) do { \
+	test_checks++; \
+	if (strcmp((a), (b))) { \
+		test_failures++; \
+		fprintf(stderr, "%s:%d: %s is '%s', expected '%s'\n", __FILE__, __LINE__, #a, (a), (b)); \
+	} \
+} while (0)
+
+static void qemu_guest(void)
+{
+	struct machine_facts m;
+
+	snprintf(root, sizeof(root), "%s/qemu", test_tmpdir());
+	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor lahf_lm\n");
+	put("sys/class/dmi/id/sys_vendor", "QEMU\n");
+	put("sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
+	put("sys/bus/virtio/drivers/virtio_balloon/virtio3/features", "0000010100000000\n");
+	put("sys/module/page_reporting/parameters/page_reporting_order", "9\n");
+	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+	put("sys/devices/system/cpu/cpuidle/current_driver", "haltpoll\n");
+	put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	put("sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n");
+	put("sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n");
+	put("sys/kernel/mm/damon/admin/kdamonds/1/state", "on\n");
+	put("proc/loadavg", "1.50 0.75 0.25 2/100 4242\n");
+	put("proc/meminfo", "MemTotal:       24683652 kB\nMemFree: 1 kB\nSwapTotal:       1048572 kB\n");
+	put("run/systemd/container", "podman\n");
+
+	machine_collect_at(root, &m);
+	CHECK_STR(m.virt, "qemu");
+	CHECK_STR(m.sys_vendor, "QEMU");
+	CHECK_STR(m.product_name, "Standard PC (Q35 + ICH9, 2009)");
+	CHECK(m.hypervisor_flag == 1);
+	CHECK_STR(m.container, "podman");
+	CHECK(m.balloon_free_page_reporting == 1);
+	CHECK(m.page_reporting_order == 9);
+	CHECK(m.free_page_reporting_active == 1);
+	CHECK_STR(m.governor, "performance");
+	CHECK_STR(m.cpuidle_driver, "haltpoll");
+	CHECK_STR(m.thp, "madvise");
+	CHECK_STR(m.thp_defrag, "always");
+	CHECK(m.damon_active == 1);
+	CHECK(m.loadavg[0] == 1.5 && m.loadavg[1] == 0.75 && m.loadavg[2] == 0.25);
+	CHECK(m.mem_total_kb == 24683652 && m.swap_total_kb == 1048572);
+}
+
+static void nothing_readable(void)
+{
+	struct machine_facts m;
+
+	snprintf(root, sizeof(root), "%s/empty", test_tmpdir());
+	put("placeholder", "");
+	machine_collect_at(root, &m);
+	CHECK_STR(m.virt, "none");
+	CHECK(m.hypervisor_flag == -1);
+	CHECK_STR(m.hypervisor_vendor, "");
+	CHECK_STR(m.container, "none");
+	CHECK(m.balloon_free_page_reporting == -1);
+	CHECK(m.page_reporting_order == -1);
+	CHECK(m.free_page_reporting_active == -1);
+	CHECK_STR(m.governor, "");
+	CHECK_STR(m.thp, "");
+	CHECK(m.damon_active == -1);
+	CHECK(m.loadavg[0] == -1);
+	CHECK(m.mem_total_kb == -1 && m.swap_total_kb == -1);
+}
+
+static void flag_only_reporting_off(void)
+{
+	struct machine_facts m;
+
+	snprintf(root, sizeof(root), "%s/flag", test_tmpdir());
+	put("proc/cpuinfo", "flags\t\t: fpu hypervisor\n");
+	put("sys/bus/virtio/drivers/virtio_balloon/virtio0/features", "0000010\n");
+	put("sys/module/page_reporting/parameters/page_reporting_order", "11\n");
+	put("sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "0\n");
+	put("sys/hypervisor/type", "xen\n");
+	machine_collect_at(root, &m);
+	CHECK_STR(m.virt, "xen");
+	CHECK_STR(m.hypervisor_vendor, "xen");
+	CHECK(m.balloon_free_page_reporting == 1);
+	CHECK(m.free_page_reporting_active == 0);
+	CHECK(m.damon_active == 0);
+
+	put("sys/hypervisor/type", "");
+	machine_collect_at(root, &m);
+	CHECK_STR(m.virt, "vm");
+}
+
+int main(void)
+{
+	qemu_guest();
+	nothing_readable();
+	flag_only_reporting_off();
+	test_cleanup_dir();
+	return test_report("machine_facts_from_sys");
+}
