@@ -194,6 +194,8 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 /* The plan, before any work: cases, runs, space, where files go. */
 static void show_plan(const struct runner *r, const char *results)
 {
+	char noise[512];
+
 	size_t unavailable = 0;
 	const char *const exports[] = { r->o->export_json, r->o->export_csv, r->o->export_markdown };
 	uint64_t to_make, biggest;
@@ -217,6 +219,8 @@ static void show_plan(const struct runner *r, const char *results)
 		      results);
 	if (meta_build_note())
 		progress_line(&r->progress, "bench: note: %s", meta_build_note());
+	if (machine_noise_note(&r->env.machine, r->env.ncpu, noise, sizeof(noise)))
+		progress_line(&r->progress, "bench: note: timings here are noisier: %s (docs/noise.md)", noise);
 	for (size_t i = 0; i < 3; i++)
 		if (exports[i])
 			progress_line(&r->progress, "bench: summary exported to %s", exports[i]);

@@ -271,3 +271,39 @@ void machine_collect(struct machine_facts *m)
 {
 	machine_collect_at("", m);
 }
+
+/* Appends "; " and one formatted fact to out. */
+static void note_add(char *out, size_t n, size_t *len, const char *fact)
+{
+	if (*len < n)
+		*len += (size_t)snprintf(out + *len, n - *len, "%s%s", *len ? "; " : "", fact);
+}
+
+bool machine_noise_note(const struct machine_facts *m, unsigned ncpu, char *out, size_t n)
+{
+	char fact[96];
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (m->virt[0] && strcmp(m->virt, "none")) {
+		snprintf(fact, sizeof(fact), "a virtual machine (%s)", m->virt);
+		note_add(out, n, &len, fact);
+	}
+	if (m->free_page_reporting_active > 0)
+		note_add(out, n, &len, "free-page reporting on (--tune, as root, turns it off for a run)");
+	if (m->loadavg[0] > 0.5) {
+		snprintf(fact, sizeof(fact), "load %.1f on %u CPUs", m->loadavg[0], ncpu);
+		note_add(out, n, &len, fact);
+	}
+	if (m->swap_total_kb > 0)
+		note_add(out, n, &len, "swap on");
+	if (m->governor[0] && strcmp(m->governor, "performance")) {
+		snprintf(fact, sizeof(fact), "CPU frequency governor %s", m->governor);
+		note_add(out, n, &len, fact);
+	}
+	if (strcmp(m->thp, "always") == 0)
+		note_add(out, n, &len, "transparent huge pages always");
+	if (m->damon_active > 0)
+		note_add(out, n, &len, "DAMON reclaiming idle memory");
+	return len > 0;
+}

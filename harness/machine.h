@@ -13,6 +13,7 @@
 #define COPYBENCH_MACHINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct machine_facts {
@@ -55,5 +56,12 @@ void machine_collect(struct machine_facts *m);
  * root ("" for the machine itself). For tests of the parsing.
  */
 void machine_collect_at(const char *root, struct machine_facts *m);
+
+/*
+ * One line on what about this machine makes timings noisier (a VM, free
+ * page reporting, load, swap, a frequency governor that scales, THP always,
+ * DAMON); false when nothing applies. ncpu: the CPUs online.
+ */
+bool machine_noise_note(const struct machine_facts *m, unsigned ncpu, char *out, size_t n);
 
 #endif

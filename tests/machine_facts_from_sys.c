@@ -16,6 +16,7 @@
 
 #include "fsinfo.h"
 
+static char note[512];
 static char root[PATH_MAX];
 
 static void put(const char *path, const char *text)
@@ -80,6 +81,8 @@ static void qemu_guest(void)
 	CHECK(m.damon_active == 1);
 	CHECK(m.loadavg[0] == 1.5 && m.loadavg[1] == 0.75 && m.loadavg[2] == 0.25);
 	CHECK(m.mem_total_kb == 24683652 && m.swap_total_kb == 1048572);
+	CHECK(machine_noise_note(&m, 2, note, sizeof(note)));
+	CHECK_STR(note, "a virtual machine (qemu); free-page reporting on (--tune, as root, turns it off for a run); load 1.5 on 2 CPUs; swap on; DAMON reclaiming idle memory");
 }
 
 static void nothing_readable(void)
@@ -101,6 +104,8 @@ static void nothing_readable(void)
 	CHECK(m.damon_active == -1);
 	CHECK(m.loadavg[0] == -1);
 	CHECK(m.mem_total_kb == -1 && m.swap_total_kb == -1);
+	CHECK(!machine_noise_note(&m, 2, note, sizeof(note)));
+	CHECK_STR(note, "");
 }
 
 static void flag_only_reporting_off(void)
