@@ -56,6 +56,9 @@ struct bench_case {
 	/* A verified output shared extents with the source (FIEMAP): the
 	 * filesystem cloned instead of copying, so the time is no copy speed. */
 	bool shared_extents;
+	/* A CHANNEL_DEVICE_IO channel whose output filesystem refuses O_DIRECT:
+	 * it writes through the page cache (why says so). */
+	bool direct_refused;
 };
 
 #endif

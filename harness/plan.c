@@ -184,8 +184,13 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 	proto->spec.buffer = buffer;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
+	proto->direct_refused = false;
 	if (channel_probe(ch, why, sizeof(why))) {
 		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	} else if ((ch->flags & CHANNEL_DEVICE_IO) &&
+		   !channel_device_io(ch, r->o->dir, why, sizeof(why))) {
+		proto->direct_refused = true;
 		snprintf(proto->why, sizeof(proto->why), "%s", why);
 	}
 	return plan_add(r, cap, proto);
