@@ -202,6 +202,8 @@ static int ensure_datasets(struct runner *r)
 			progress_status(&r->progress, what);
 		}
 		err = dataset_ensure(d, r->o->dir, &reused);
+		if (!err && !reused)
+			r->costs.generated_bytes += d->size;
 		if (err == -EINTR && interrupt_signal)
 			break;
 		if (err) {
@@ -308,6 +310,8 @@ static int finish(struct runner *r)
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
 			ret = 1;
+	if (!r->o->quiet)
+		costs_print(stderr, &r->costs, runner_now_ns());
 	free(sums);
 	return ret;
 }
@@ -327,8 +331,10 @@ int cmd_run(int argc, char **argv)
 	struct bench_opts o;
 	struct runner r = { .o = &o };
 	char made[PATH_MAX];
+	uint64_t t0;
 	int ret, err;
 
+	costs_begin(&r.costs, runner_now_ns());
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
@@ -356,7 +362,9 @@ int cmd_run(int argc, char **argv)
 	if (!o.quiet)
 		warn_writeback(&r);
 	dataset_stop = &interrupt_signal;
+	t0 = runner_now_ns();
 	ret = ensure_datasets(&r);
+	r.costs.generate_ns = runner_now_ns() - t0;
 	if (ret)
 		goto out_free;
 	if (runner_remove_stale_workdirs(o.dir))
@@ -366,7 +374,9 @@ int cmd_run(int argc, char **argv)
 		ret = 1;
 		goto out_free;
 	}
+	t0 = runner_now_ns();
 	prepare_cases(&r);
+	r.costs.prepare_ns = runner_now_ns() - t0;
 	start_counting(&r);
 	if (runner_run_all(&r) == -ENOMEM) {
 		fprintf(stderr, "bench: out of memory for %zu cases\n", r.ncases);

@@ -11,6 +11,7 @@
 #include "disturb.h"
 #include "progress.h"
 #include "case.h"
+#include "costs.h"
 #include "sysinfo.h"
 
 struct runner {
@@ -29,6 +30,7 @@ struct runner {
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
 	struct disturb_probe last_probe;	/* the machine when the last run ended */
 	struct progress progress;
+	struct costs costs;		/* where the time went */
 };
 
 /*
