@@ -59,6 +59,9 @@ struct bench_case {
 	/* A CHANNEL_DEVICE_IO channel whose output filesystem refuses O_DIRECT:
 	 * it writes through the page cache (why says so). */
 	bool direct_refused;
+	/* Planned on less input than asked: a per-line case of the default
+	 * transform matrix, whose MiB/s does not depend on size (plan.c). */
+	bool size_capped;
 };
 
 #endif
