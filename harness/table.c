@@ -42,7 +42,7 @@ static int row_cmp(const void *a, const void *b)
 	return (mx > my) - (mx < my);
 }
 
-static void print_group_header(FILE *f, const struct bench_case *c)
+static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
 	char size[32], part[32];
 
@@ -53,6 +53,9 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
 	}
+	if (capped)
+		fprintf(f, " · per-line cases on %s whatever --size: their MiB/s does not depend on size",
+			size);
 	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
 		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
 		"syscalls", "per MiB", "%limit", "verified", "noise");
@@ -136,6 +139,15 @@ static void print_unavailable(FILE *f, const struct runner *r)
 	}
 }
 
+/* Does the group hold a case planned on less input than asked? */
+static bool group_capped(const struct runner *r, const struct row_ref *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (r->cases[rows[k].i].size_capped)
+			return true;
+	return false;
+}
+
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
@@ -158,7 +170,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 			rows[n++] = (struct row_ref){ r, sums, j };
 		}
 		qsort(rows, n, sizeof(*rows), row_cmp);
-		print_group_header(f, &r->cases[i]);
+		print_group_header(f, &r->cases[i], group_capped(r, rows, n));
 		for (size_t k = 0; k < n; k++) {
 			const struct case_summary *sk = &sums[rows[k].i];
 
