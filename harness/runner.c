@@ -149,15 +149,19 @@ static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 /*
  * Lets the flusher finish writing back what earlier runs (or anything else)
  * left, so that no run pays for another's writeback; records what was
- * pending when this run starts.
+ * pending when this run starts, and whether its output will cross the
+ * dirty-background threshold (writeback inside the clock).
  */
-static void settle_writeback(struct run_result *res)
+static void settle_writeback(const struct bench_case *c, struct run_result *res)
 {
+	uint64_t limit = memstate_background_threshold();
 	struct memstate m;
 
 	memstate_wait_writeback(WRITEBACK_WAIT_MS, &m);
 	res->dirty_kb = m.dirty_kb;
 	res->writeback_kb = m.writeback_kb;
+	res->over_threshold = limit && !(c->spec.wl->flags & WORKLOAD_LIMITS) &&
+			      c->spec.expect_size + m.dirty_kb * 1024 > limit;
 }
 
 /* Does c run on several CPUs (its own threads, the kernel's, two processes)? */
@@ -226,7 +230,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (err)
 		return err;
 	cs.cached = runner_now_ns();
-	settle_writeback(res);
+	settle_writeback(c, res);
 	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;

@@ -61,10 +61,27 @@ static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 		"syscalls", "per MiB", "%limit", "verified", "noise");
 }
 
+/* Counted runs whose output crossed the dirty-background threshold. */
+static size_t runs_over_threshold(const struct bench_case *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nruns; i++)
+		k += c->runs[i].verified && !c->runs[i].retried && c->runs[i].over_threshold;
+	return k;
+}
+
 /* What the row's figures are not, said at its end. */
 static void row_note(const struct bench_case *c, const struct case_summary *s,
 		     char *out, size_t n)
 {
+	size_t over = runs_over_threshold(c);
+
+	if (over && s->cls == CLASS_PAGE_CACHE) {
+		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock",
+			 over, s->counted);
+		return;
+	}
 	if (s->cls == CLASS_CLONE)
 		snprintf(out, n, "  shared extents: cloned, not a copy speed");
 	else if (s->cls == CLASS_DEVICE)
