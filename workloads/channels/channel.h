@@ -111,6 +111,16 @@ int chan_read_drain(struct channel_conn *conn, int out_fd);
 int chan_fd_close(struct channel_conn *conn);
 /* F_SETPIPE_SZ to CHANNEL_PIPE_SIZE when allowed; the pipe's size. */
 size_t chan_enlarge_pipe(int fd);
+/*
+ * For the shared-memory channels (shm, shm-direct): a futex call; whether
+ * the process whose pid the word holds has gone (exited, or a zombie child);
+ * side() that keeps the calling process's pid in the shared word of its side.
+ */
+struct timespec;
+long chan_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout);
+int chan_peer_gone(_Atomic int32_t *pid_word);
+void chan_shared_side(struct channel_conn *conn, enum channel_side side,
+		      _Atomic int32_t *sender_pid, _Atomic int32_t *receiver_pid);
 /* tcp.c: a connected loopback pair (fd[0] accepted, fd[1] connecting). */
 int tcp_loopback_pair(struct channel_conn *conn, int nodelay);
 int tcp_loopback_probe(char *why, size_t n);

@@ -3,12 +3,8 @@
  * you add a file in workloads/channels/. */
 #include "channel.h"
 #include "fileio.h"
-#include "fsinfo.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include <string.h>
 
@@ -51,26 +47,14 @@ int channel_probe(const struct channel *ch, char *why, size_t n)
 
 bool channel_device_io(const struct channel *ch, const char *dir, char *why, size_t n)
 {
-	char path[4096], fs[32];
-	int fd, dfd;
+	char what[160];
 
 	if (n)
 		why[0] = '\0';
 	if (!(ch->flags & CHANNEL_DEVICE_IO))
 		return false;
-	fd = probe_scratch_file(dir, path, sizeof(path));
-	if (fd < 0) {
-		snprintf(why, n, "cannot create a probe file for O_DIRECT: %s", strerror(-fd));
-		return false;
-	}
-	dfd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (dfd < 0) {
-		fs_type_name(dir, fs, sizeof(fs));
-		snprintf(why, n, "%s refuses O_DIRECT: written through the page cache", fs);
-	} else {
-		close(dfd);
-	}
-	close(fd);
-	unlink(path);
-	return dfd >= 0;
+	if (probe_direct_io(dir, what, sizeof(what)) == 0)
+		return true;
+	snprintf(why, n, "%s: written through the page cache", what);
+	return false;
 }

@@ -89,12 +89,6 @@ struct shmd_state {
 	size_t big_cap;
 };
 
-static long shmd_futex(_Atomic uint32_t *word, int op, uint32_t val,
-		       const struct timespec *timeout)
-{
-	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
-}
-
 /* ---- the mirrored ring ---------------------------------------------------- */
 
 /* Maps a memfd of `size` bytes twice in a row; the first address, or NULL
@@ -164,35 +158,16 @@ static int shmd_side(struct channel_conn *conn, enum channel_side side)
 {
 	struct shmd_state *st = conn->priv;
 
-	conn->side = side;
-	if (side == CHANNEL_SENDER)
-		atomic_store(&st->ring->sender_pid, getpid());
-	else if (side == CHANNEL_RECEIVER)
-		atomic_store(&st->ring->receiver_pid, getpid());
+	chan_shared_side(conn, side, &st->ring->sender_pid, &st->ring->receiver_pid);
 	return 0;
 }
 
 /* ---- sleeping and waking -------------------------------------------------- */
 
-/* Has the process `pid_word` names gone (exited, or a zombie child)? */
-static int shmd_peer_gone(_Atomic int32_t *pid_word)
-{
-	pid_t pid = atomic_load(pid_word);
-	siginfo_t si;
-
-	if (pid <= 0)
-		return 0;
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	memset(&si, 0, sizeof(si));
-	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       si.si_pid == pid;
-}
-
 static void shmd_wake_always(struct shmd_sleeper *s)
 {
 	atomic_fetch_add(&s->seq, 1);
-	shmd_futex(&s->seq, FUTEX_WAKE, 1, NULL);
+	chan_futex(&s->seq, FUTEX_WAKE, 1, NULL);
 }
 
 /* Wakes the side sleeping on s if the counter, now at pos, reached its want. */
@@ -222,8 +197,8 @@ static int shmd_sleep(struct shmd_sleeper *s, _Atomic uint64_t *counter, uint64_
 		atomic_store(&s->waiting, 1);
 		if (atomic_load(counter) >= want || atomic_load(flag))
 			break;
-		if (shmd_futex(&s->seq, FUTEX_WAIT, seq, &tick) && errno == ETIMEDOUT &&
-		    shmd_peer_gone(peer_pid)) {
+		if (chan_futex(&s->seq, FUTEX_WAIT, seq, &tick) && errno == ETIMEDOUT &&
+		    chan_peer_gone(peer_pid)) {
 			err = -EPIPE;
 			break;
 		}
@@ -481,7 +456,7 @@ static int shmd_probe(char *why, size_t n)
 		snprintf(why, n, "a memfd mapped twice does not alias");
 	}
 	munmap((char *)p, 2 * SHMD_DIO_ALIGN);
-	if (!err && shmd_futex(&word, FUTEX_WAKE, 1, NULL) < 0) {
+	if (!err && chan_futex(&word, FUTEX_WAKE, 1, NULL) < 0) {
 		err = -errno;
 		snprintf(why, n, "futex: %s", strerror(-err));
 	}
