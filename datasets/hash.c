@@ -24,7 +24,7 @@
 #include <xxhash.h>
 
 #define HASH_BUFFER_SIZE (1u << 20)
-#define HASH_MAP_WINDOW (1ull << 30)
+#define HASH_MAP_WINDOW (64ull << 20)
 
 /* Reads exactly len bytes at off; -ENODATA if the file ends first. */
 static int hash_read_full(int fd, char *buf, size_t len, uint64_t off)
