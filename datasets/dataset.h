@@ -127,5 +127,16 @@ int dataset_file_changed(const struct dataset *d, char *what, size_t n);
  * -errno.
  */
 int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash);
+/*
+ * The first len bytes of fd, which holds at least len bytes and must not
+ * shrink meanwhile (a mapping past the end faults), through read-only
+ * mappings of up to 64 MiB (mapped page cache counts in the resident set:
+ * a larger window would make bench's own peak RSS that large): added to an
+ * XXH3 state (hash_fd_update) or hashed (hash_fd_mapped). Files that cannot
+ * be mapped are read. 0 or -errno.
+ */
+struct XXH3_state_s;
+int hash_fd_update(int fd, uint64_t len, struct XXH3_state_s *xs);
+int hash_fd_mapped(int fd, uint64_t len, uint64_t *hash);
 
 #endif

@@ -27,6 +27,10 @@ struct run_result {
 	double resident_pct;	/* source residency just before the run */
 	uint64_t dirty_kb;	/* dirty pages of the machine just before */
 	uint64_t writeback_kb;	/* pages under writeback just before */
+	/* Its output plus the dirty memory at its start exceed the kernel's
+	 * dirty-background threshold: writeback (and perhaps throttling) ran
+	 * inside the clock, so its cost per byte is not a page-cache copy's. */
+	bool over_threshold;
 	uint64_t output_blocks;	/* 512-byte blocks allocated to the output */
 	uint64_t cpu_wait_ns;	/* the timed thread waiting for a CPU */
 	uint64_t cpu_run_ns;	/* the timed thread on a CPU */
@@ -62,6 +66,12 @@ struct bench_case {
 	/* A verified output shared extents with the source (FIEMAP): the
 	 * filesystem cloned instead of copying, so the time is no copy speed. */
 	bool shared_extents;
+	/* A CHANNEL_DEVICE_IO channel whose output filesystem refuses O_DIRECT:
+	 * it writes through the page cache (why says so). */
+	bool direct_refused;
+	/* Planned on less input than asked: a per-line case of the default
+	 * transform matrix, whose MiB/s does not depend on size (plan.c). */
+	bool size_capped;
 };
 
 #endif

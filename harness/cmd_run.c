@@ -153,8 +153,8 @@ uint64_t run_dir_free(const char *dir)
 {
 	struct statvfs vfs;
 
-	if (statvfs(dir, &vfs))
-		return UINT64_MAX;
+	if (statvfs(dir, &vfs) || vfs.f_blocks == 0)
+		return UINT64_MAX;	/* no figure to judge by (ramfs reports no size) */
 	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
 }
 
@@ -264,6 +264,8 @@ static int ensure_datasets(struct runner *r)
 			progress_status(&r->progress, what);
 		}
 		err = dataset_ensure(d, r->o->dir, &reused);
+		if (!err && !reused)
+			r->costs.generated_bytes += d->size;
 		if (err == -EINTR && interrupt_signal)
 			break;
 		if (err) {
@@ -382,6 +384,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 	if (report_write_exports(r, sums, dir))
 		ret = 1;
 	interrupt_restore(&old);
+	if (!r->o->quiet)
+		costs_print(stderr, &r->costs, runner_now_ns());
 	if (r->o->format == FORMAT_CSV)
 		report_print_csv(stdout, r, sums);
 	else if (r->o->format == FORMAT_JSON)
@@ -427,6 +431,7 @@ int run_prepare(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
 	char made[PATH_MAX];
+	uint64_t t0;
 	int ret;
 
 	ret = run_make_dir(o, made, sizeof(made));
@@ -447,7 +452,9 @@ int run_prepare(struct runner *r)
 	if (!o->quiet)
 		warn_writeback(r);
 	dataset_stop = &interrupt_signal;
+	t0 = runner_now_ns();
 	ret = ensure_datasets(r);
+	r->costs.generate_ns += runner_now_ns() - t0;
 	if (ret)
 		return ret;
 	if (runner_remove_stale_workdirs(o->dir, NULL))
@@ -456,7 +463,9 @@ int run_prepare(struct runner *r)
 		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));
 		return 1;
 	}
+	t0 = runner_now_ns();
 	prepare_cases(r);
+	r->costs.prepare_ns += runner_now_ns() - t0;
 	return 0;
 }
 
@@ -504,6 +513,7 @@ int cmd_run(int argc, char **argv)
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &r.times.start);
+	costs_begin(&r.costs, runner_now_ns());
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;

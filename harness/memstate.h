@@ -31,8 +31,11 @@ bool memstate_wait_writeback(unsigned timeout_ms, struct memstate *m);
  * The number of dirty bytes above which the kernel starts background
  * writeback: vm.dirty_background_bytes, or vm.dirty_background_ratio of the
  * memory available for the page cache (MemAvailable approximates it). 0 when
- * it cannot tell.
+ * it cannot tell. The environment variable COPYBENCH_DIRTY_BACKGROUND (bytes)
+ * overrides it, so that tests can cross it with small files; bench then only
+ * says so, the kernel's own threshold is unchanged.
  */
+#define MEMSTATE_THRESHOLD_ENV "COPYBENCH_DIRTY_BACKGROUND"
 uint64_t memstate_background_threshold(void);
 
 #endif

@@ -102,7 +102,7 @@ void options_usage(FILE *f)
 "  --part-size SIZE      split: largest part (default 10M)\n"
 "  --batch-lines LIST    transform: lines per send; 1 = per line, 0 = one batch per\n"
 "                        buffer (default: the seed article's matrix, its per-line\n"
-"                        cases on at most 32M of input: they cost per line)\n"
+"                        cases on at most 4M of input: they cost per line)\n"
 "  --queue-depth N       io_uring queue depth (default: the strategy's)\n"
 "  --threads N           parallel strategy threads (default: number of CPUs)\n"
 "  --fsync               include fdatasync of the output in the timed region\n"

@@ -23,14 +23,14 @@
  * also with 8K and 4M buffers and with 5000-line batches; per-line sends on
  * the pipe and on TCP with Nagle on and off.
  *
- * Per-line sends cost per line, not per byte (MiB/s does not depend on the
- * size), and at hundreds of MiB a run takes long (TCP_NODELAY: one packet
- * per line; figures in docs/transform-channels.md). So in this default
- * matrix they run on at most
- * TRANSFORM_PER_LINE_MAX bytes of input, in their own size group; asking for
- * --batch-lines 1 runs them at every size given.
+ * Per-line sends cost per line, not per byte: their MiB/s stops moving
+ * from about 4 MiB of input on (docs/transform-channels.md), and at hundreds
+ * of MiB a run takes long (TCP_NODELAY: one packet per line). So in this
+ * default matrix they run on at most TRANSFORM_PER_LINE_MAX bytes of input,
+ * in their own size group, whose header says so; asking for --batch-lines 1
+ * runs them at every size given.
  */
-#define TRANSFORM_PER_LINE_MAX (32ull << 20)
+#define TRANSFORM_PER_LINE_MAX (4ull << 20)
 
 struct transform_default {
 	const char *channel;	/* NULL: every channel */
@@ -179,8 +179,13 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 	proto->spec.buffer = buffer;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
+	proto->direct_refused = false;
 	if (channel_probe(ch, why, sizeof(why))) {
 		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	} else if ((ch->flags & CHANNEL_DEVICE_IO) &&
+		   !channel_device_io(ch, r->o->dir, why, sizeof(why))) {
+		proto->direct_refused = true;
 		snprintf(proto->why, sizeof(proto->why), "%s", why);
 	}
 	return plan_add(r, cap, proto);
@@ -199,8 +204,10 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 
 			if (t->channel && strcmp(t->channel, ch->name))
 				continue;
-			if (t->max_size && one.spec.size > t->max_size)
+			if (t->max_size && one.spec.size > t->max_size) {
 				one.spec.size = t->max_size;
+				one.size_capped = true;
+			}
 			err = plan_channel_case(r, cap, &one, ch, t->batch_lines, t->buffer);
 			if (err)
 				return err;

@@ -39,6 +39,7 @@ struct fs_run {
 	size_t nsub;
 	struct runner all;			/* every case, measured together */
 	struct timespec start;			/* the invocation's (CLOCK_REALTIME) */
+	uint64_t start_ns;			/* and CLOCK_MONOTONIC, for the costs */
 	char note[OPT_LIST_MAX * 320];		/* filesystems unavailable here */
 };
 
@@ -118,6 +119,7 @@ static int prepare_one(struct fs_run *fr, const struct bench_opts *o, const stru
 	so->fs.n = 0;
 	r->o = so;
 	r->times.start = fr->start;	/* one invocation: one start, one results folder */
+	costs_begin(&r->costs, fr->start_ns);
 	progress_init(&r->progress, o->quiet);
 	fr->nsub++;
 	if (run_prepare(r))
@@ -192,6 +194,12 @@ static int measure_all(struct fs_run *fr, const struct bench_opts *o)
 		}
 	}
 	all->o = o;
+	all->costs = fr->sub[0].costs;
+	for (size_t k = 1; k < fr->nsub; k++) {
+		all->costs.generate_ns += fr->sub[k].costs.generate_ns;
+		all->costs.generated_bytes += fr->sub[k].costs.generated_bytes;
+		all->costs.prepare_ns += fr->sub[k].costs.prepare_ns;
+	}
 	all->times = fr->sub[0].times;
 	snprintf(all->results, sizeof(all->results), "%s", fr->sub[0].results);
 	all->env = fr->sub[0].env;
@@ -211,6 +219,7 @@ int run_filesystems(struct bench_opts *o)
 	if (!fr)
 		return 1;
 	clock_gettime(CLOCK_REALTIME, &fr->start);
+	fr->start_ns = runner_now_ns();
 	ret = testfs_parse(&o->fs, &fr->set);
 	if (!ret)
 		ret = check_root(&fr->set);

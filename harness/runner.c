@@ -149,15 +149,19 @@ static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 /*
  * Lets the flusher finish writing back what earlier runs (or anything else)
  * left, so that no run pays for another's writeback; records what was
- * pending when this run starts.
+ * pending when this run starts, and whether its output will cross the
+ * dirty-background threshold (writeback inside the clock).
  */
-static void settle_writeback(struct run_result *res)
+static void settle_writeback(const struct bench_case *c, struct run_result *res)
 {
+	uint64_t limit = memstate_background_threshold();
 	struct memstate m;
 
 	memstate_wait_writeback(WRITEBACK_WAIT_MS, &m);
 	res->dirty_kb = m.dirty_kb;
 	res->writeback_kb = m.writeback_kb;
+	res->over_threshold = limit && !(c->spec.wl->flags & WORKLOAD_LIMITS) &&
+			      c->spec.expect_size + m.dirty_kb * 1024 > limit;
 }
 
 /* Does c run on several CPUs (its own threads, the kernel's, two processes)? */
@@ -216,6 +220,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		.arg = &w, .msg = w.ctx.msg,
 	};
 	struct disturb_probe start, end;
+	struct cost_stamps cs = { .start = runner_now_ns() };
 	struct child_result ch;
 	char dst[PATH_MAX + 32];
 	int err;
@@ -224,7 +229,9 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	err = prepare_cache(r, c, &res->resident_pct);
 	if (err)
 		return err;
-	settle_writeback(res);
+	cs.cached = runner_now_ns();
+	settle_writeback(c, res);
+	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
 	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
@@ -233,6 +240,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	};
 	disturb_snapshot(&start);
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
+	cs.reaped = cs.verified = runner_now_ns();
+	cs.timed_ns = ch.wall_ns;
 	disturb_snapshot(&end);
 	note_disturbance(r, c, &start, &end, &ch, res);
 	if (err)
@@ -245,6 +254,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	fill_result(res, &ch);
 	res->timed = true;
 	err = check_output(c, dst);
+	cs.verified = runner_now_ns();
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
@@ -253,6 +263,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		c->counts = ch.counts;
 out_remove_output:
 	c->spec.wl->remove_output(&c->spec, dst);
+	cs.removed = runner_now_ns();
+	costs_add_run(&r->costs, c->spec.wl->name, &cs);
 	return err;
 }
 
@@ -458,6 +470,8 @@ static void run_round(struct runner *r, struct case_plan *plans, size_t *order,
 		      unsigned round, enum round_kind kind)
 {
 	shuffle(order, r->ncases, r->o->seed, round);
+	r->costs.round = kind == ROUND_COUNT ? COST_COUNTING :
+			 kind == ROUND_WARMUP ? COST_WARMUP : COST_MEASURED;
 	for (size_t k = 0; k < r->ncases && !interrupt_signal; k++) {
 		struct bench_case *c = &r->cases[order[k]];
 

@@ -12,6 +12,7 @@
 #include "disturb.h"
 #include "progress.h"
 #include "case.h"
+#include "costs.h"
 #include "sysinfo.h"
 
 /* When the invocation ran (CLOCK_REALTIME), and how it ended: meta.json. */
@@ -41,6 +42,7 @@ struct runner {
 	struct progress progress;
 	const char *unavailable_note;	/* more lines for the table's
 					 * unavailable list (bench --fs) */
+	struct costs costs;		/* where the time went */
 };
 
 /*

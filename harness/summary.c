@@ -10,6 +10,7 @@
  * cold copies by the faster device read of the same dataset and size.
  */
 #include "summary.h"
+#include "channel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +45,13 @@ const struct sysinfo_env *case_env(const struct runner *r, const struct bench_ca
 	return c->env ? c->env : &r->env;
 }
 
+/* A channel that wrote its output around the page cache (O_DIRECT). */
+static bool device_channel(const struct bench_case *c)
+{
+	return c->spec.channel && (c->spec.channel->flags & CHANNEL_DEVICE_IO) &&
+	       !c->direct_refused;
+}
+
 static enum case_class case_class_of(const struct bench_case *c)
 {
 	unsigned sflags = c->spec.strategy ? c->spec.strategy->flags : 0;
@@ -52,7 +60,7 @@ static enum case_class case_class_of(const struct bench_case *c)
 		return CLASS_LIMIT;
 	if (c->shared_extents || (sflags & STRATEGY_SHARES_EXTENTS))
 		return CLASS_CLONE;
-	if (sflags & STRATEGY_DEVICE_IO)
+	if ((sflags & STRATEGY_DEVICE_IO) || device_channel(c))
 		return CLASS_DEVICE;
 	return CLASS_PAGE_CACHE;
 }
@@ -76,6 +84,8 @@ static enum limit_kind bound_of(const struct bench_case *c)
 
 	if (sflags & STRATEGY_DEVICE_IO)
 		return LIMIT_DEVICE_DIRECT;
+	if (device_channel(c))
+		return LIMIT_NONE;	/* no row measures the device's writes */
 	if (c->cache == CACHE_COLD)
 		return LIMIT_DEVICE;
 	if ((sflags & STRATEGY_MULTI_CPU) || (c->spec.wl->flags & WORKLOAD_MULTI_CPU))
@@ -196,6 +206,8 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 		s->ratio = pace > 0 && s->st.median > 0 ? s->st.median / pace : 0;
 	}
 	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE)
+		return;
+	if (bound_of(c) == LIMIT_NONE)
 		return;
 	lim = find_limit(r, sums, c, bound_of(c));
 	if (lim < 0)

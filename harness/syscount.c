@@ -31,8 +31,8 @@ const char *const syscount_names[] = {
 	/* what libc calls on its own: memory, malloc's seed, threads, exit */
 	"brk", "mprotect", "getrandom", "rt_sigaction", "rt_sigprocmask",
 	"rseq", "set_robust_list", "exit", "exit_group",
-	/* what channels call to find their peer */
-	"getsockname", "getpid", "kill", "waitid",
+	/* what channels call to find their peer, and to make shared memory */
+	"getsockname", "getpid", "kill", "waitid", "memfd_create",
 	/* what a sanitizer's runtime calls on its own */
 	"gettid", "sigaltstack", "sched_getaffinity",
 };
@@ -231,6 +231,9 @@ const struct syscount_sysno syscount_sysnos[] = {
 #endif
 #ifdef SYS_getpid
 	{ "getpid", SYS_getpid },
+#endif
+#ifdef SYS_memfd_create
+	{ "memfd_create", SYS_memfd_create },
 #endif
 #ifdef SYS_kill
 	{ "kill", SYS_kill },

@@ -43,7 +43,7 @@ static int row_cmp(const void *a, const void *b)
 	return (mx > my) - (mx < my);
 }
 
-static void print_group_header(FILE *f, const struct bench_case *c)
+static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
 	char size[32], part[32];
 
@@ -56,19 +56,41 @@ static void print_group_header(FILE *f, const struct bench_case *c)
 	}
 	if (c->env)
 		fprintf(f, " · on %s", c->env->fs_type);
+	if (capped)
+		fprintf(f, " · per-line cases on %s whatever --size: their MiB/s does not depend on size",
+			size);
 	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
 		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
 		"syscalls", "per MiB", "%limit", "verified", "noise");
+}
+
+/* Counted runs whose output crossed the dirty-background threshold. */
+static size_t runs_over_threshold(const struct bench_case *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nruns; i++)
+		k += c->runs[i].verified && !c->runs[i].retried && c->runs[i].over_threshold;
+	return k;
 }
 
 /* What the row's figures are not, said at its end. */
 static void row_note(const struct bench_case *c, const struct case_summary *s,
 		     char *out, size_t n)
 {
+	size_t over = runs_over_threshold(c);
+
+	if (over && s->cls == CLASS_PAGE_CACHE) {
+		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock",
+			 over, s->counted);
+		return;
+	}
 	if (s->cls == CLASS_CLONE)
 		snprintf(out, n, "  shared extents: cloned, not a copy speed");
 	else if (s->cls == CLASS_DEVICE)
 		snprintf(out, n, "  device I/O around the page cache: not ranked with copies");
+	else if (c->direct_refused)
+		snprintf(out, n, "  %.150s", c->why);
 	else if (s->pct_of_limit > 100.5)
 		snprintf(out, n, "  %.0f%% of %s: that row is no ceiling here%s", s->pct_of_limit,
 			 s->limit_row, c->cache == CACHE_COLD ? " (the host may cache the disk)" : "");
@@ -140,6 +162,15 @@ static void print_unavailable(FILE *f, const struct runner *r)
 		fprintf(f, "%s%s", any ? "" : "\nunavailable here:\n", r->unavailable_note);
 }
 
+/* Does the group hold a case planned on less input than asked? */
+static bool group_capped(const struct runner *r, const struct row_ref *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (r->cases[rows[k].i].size_capped)
+			return true;
+	return false;
+}
+
 /* Prints the group of case g: its rows ranked, then those not ranked. */
 static void print_group(FILE *f, const struct runner *r, const struct case_summary *sums,
 			size_t g, struct row_ref *rows, bool *done)
@@ -154,7 +185,7 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 		rows[n++] = (struct row_ref){ r, sums, j };
 	}
 	qsort(rows, n, sizeof(*rows), row_cmp);
-	print_group_header(f, &r->cases[g]);
+	print_group_header(f, &r->cases[g], group_capped(r, rows, n));
 	for (size_t k = 0; k < n; k++) {
 		const struct case_summary *sk = &sums[rows[k].i];
 

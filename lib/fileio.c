@@ -3,6 +3,7 @@
  * on short transfers and retry EINTR, aligned buffers, streams on a duplicate
  * descriptor, and scratch files for run-time probes. */
 #include "fileio.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -178,4 +179,28 @@ int move_in_rounds(uint64_t len, uint64_t max_round, move_round_fn step, const v
 		done += (uint64_t)n;
 	}
 	return 0;
+}
+
+int probe_direct_io(const char *dir, char *why, size_t n)
+{
+	char path[PATH_MAX], fs[32];
+	int fd, dfd, ret = 0;
+
+	fd = probe_scratch_file(dir, path, sizeof(path));
+	if (fd < 0) {
+		snprintf(why, n, "cannot create a probe file: %s", strerror(-fd));
+		return fd;
+	}
+	dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		fs_type_name(dir ? dir : ".", fs, sizeof(fs));
+		snprintf(why, n, "filesystem %s does not support O_DIRECT (%s)",
+			 fs, strerrorname_np(-ret) ? strerrorname_np(-ret) : "?");
+	} else {
+		close(dfd);
+	}
+	close(fd);
+	unlink(path);
+	return ret;
 }

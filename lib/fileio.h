@@ -43,5 +43,10 @@ int probe_scratch_file(const char *dir, char *out, size_t n);
  * or -errno with why (may be NULL) filled.
  */
 int probe_scratch_fd(const char *dir, const void *data, size_t len, char *why, size_t n);
+/*
+ * Does the filesystem under dir take O_DIRECT opens? 0, or -errno (EINVAL:
+ * no direct I/O there) with why filled, naming the filesystem.
+ */
+int probe_direct_io(const char *dir, char *why, size_t n);
 
 #endif

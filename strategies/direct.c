@@ -44,7 +44,6 @@
  */
 #include "strategy.h"
 #include "fileio.h"
-#include "fsinfo.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -245,26 +244,7 @@ static int direct_copy(const struct copy_job *job)
 /* Does the file system under dir accept O_DIRECT opens? */
 static int direct_probe(const char *dir, char *why, size_t n)
 {
-	char path[4096], fs[32];
-	int fd, dfd, ret = 0;
-
-	fd = probe_scratch_file(dir, path, sizeof(path));
-	if (fd < 0) {
-		snprintf(why, n, "cannot create a probe file: %s", strerror(-fd));
-		return fd;
-	}
-	dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
-	if (dfd < 0) {
-		ret = -errno;
-		fs_type_name(dir ? dir : ".", fs, sizeof(fs));
-		snprintf(why, n, "filesystem %s does not support O_DIRECT (%s)",
-			 fs, strerrorname_np(-ret) ? strerrorname_np(-ret) : "?");
-	} else {
-		close(dfd);
-	}
-	close(fd);
-	unlink(path);
-	return ret;
+	return probe_direct_io(dir, why, n);
 }
 
 const struct copy_strategy strategy_direct = {

@@ -4,7 +4,8 @@
  * batches of 1 line, 3 lines and one input buffer, and input buffers of 7
  * and 4096 bytes, on: an empty file, one line, no trailing newline, empty
  * lines, lines of 1..5 bytes, a line longer than the buffer, and 1 MiB of
- * text. Outputs are compared byte for byte with a transform computed here,
+ * text; shm-direct also with 40 MiB (its ring wraps) and a 20 MiB line.
+ * Outputs are compared byte for byte with a transform computed here,
  * a few of them written out by hand.
  */
 #include "workload.h"
@@ -186,6 +187,54 @@ static void check_vmsplice_reuse(void)
 	free(mib);
 }
 
+/* n bytes of src repeated (or cut), written to a dataset file for check_run. */
+static void make_input(struct input *in, struct dataset *ds, const char *name,
+		       const char *src, size_t srcn, size_t n)
+{
+	char *s = malloc(n);
+	int fd;
+
+	for (size_t p = 0; p < n; p += srcn)
+		memcpy(s + p, src, n - p < srcn ? n - p : srcn);
+	*in = (struct input){ name, s, n, NULL };
+	*ds = (struct dataset){ .kind = DATASET_TEXT, .size = n, .hash = XXH3_64bits(s, n) };
+	snprintf(ds->path, sizeof(ds->path), "%s/src-%s", test_tmpdir(), name);
+	fd = open(ds->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && write(fd, s, n) == (ssize_t)n);
+	close(fd);
+}
+
+/*
+ * The shm-direct ring (16 MiB, written in 4 MiB blocks): an output that wraps
+ * it twice, with a short last block; and a 20 MiB line, more than one
+ * reservation in the ring may take, so it goes through the heap (and grows
+ * there by realloc while the line is read in 4 KiB pieces).
+ */
+static void check_ring_channel(const struct channel *ch)
+{
+	size_t n1;
+	char *mib = text_mib(&n1), *line = malloc(20u << 20);
+	struct input in;
+	struct dataset ds;
+
+	printf("channel %s, 40 MiB and a 20 MiB line\n", ch->name);
+	make_input(&in, &ds, "40m", mib, n1, (40u << 20) + 12345);
+	check_run(ch, &in, ds.path, &ds, 0, 65536);
+	check_run(ch, &in, ds.path, &ds, 1, 65536);
+	unlink(ds.path);
+	free((char *)in.s);
+	memset(line, 'a', 20u << 20);
+	line[(20u << 20) - 1] = '\n';
+	memcpy(line, "x\nyy\n", 5);
+	make_input(&in, &ds, "20m-line", line, 20u << 20, (20u << 20) + 4);
+	check_run(ch, &in, ds.path, &ds, 0, 4096);
+	check_run(ch, &in, ds.path, &ds, 3, 1u << 20);
+	unlink(ds.path);
+	free((char *)in.s);
+	free(line);
+	free(mib);
+}
+
 static void check_registry(void)
 {
 	for (size_t i = 0; i < channel_count; i++) {
@@ -194,7 +243,7 @@ static void check_registry(void)
 			CHECK(strcmp(channel_table[i - 1]->name, channel_table[i]->name) < 0);
 	}
 	CHECK(channel_find("no-such-channel") == NULL);
-	CHECK(channel_count == 6);
+	CHECK(channel_count == 7);
 }
 
 int main(void)
@@ -233,6 +282,8 @@ int main(void)
 		check_channel(channel_table[i], inputs, ninputs);
 		if (strcmp(channel_table[i]->name, "vmsplice") == 0)
 			check_vmsplice_reuse();
+		if (strcmp(channel_table[i]->name, "shm-direct") == 0)
+			check_ring_channel(channel_table[i]);
 	}
 	free(big);
 	test_cleanup_dir();

@@ -44,7 +44,7 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		err = -EBADMSG;
 	}
 	if (!err)
-		err = hash_fd_range(fd, 0, size, &got);
+		err = hash_fd_mapped(fd, size, &got);	/* its size was checked */
 	if (!err && got != hash) {
 		snprintf(why, n, "output hash %016llx differs from the source's %016llx",
 			 (unsigned long long)got, (unsigned long long)hash);

@@ -30,7 +30,6 @@
 #include <xxhash.h>
 
 #define SPLIT_WINDOW (8u * 1024u)
-#define SPLIT_VERIFY_BUFFER (1u << 20)
 
 struct split_state {
 	FILE *in;			/* lines: the source through stdio */
@@ -269,12 +268,11 @@ static void split_teardown(struct run_ctx *ctx)
  * or another -errno with why filled.
  */
 static int split_verify_part(const char *path, uint64_t part_size, XXH3_state_t *xs,
-			     char *buf, uint64_t *bytes, int *last_nl,
-			     char *why, size_t n)
+			     uint64_t *bytes, int *last_nl, char *why, size_t n)
 {
 	uint64_t size = 0;
 	char last = 0;
-	ssize_t got;
+	struct stat st;
 	int fd, err = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -283,14 +281,16 @@ static int split_verify_part(const char *path, uint64_t part_size, XXH3_state_t 
 			snprintf(why, n, "open %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	while ((got = read(fd, buf, SPLIT_VERIFY_BUFFER)) > 0) {
-		XXH3_64bits_update(xs, buf, (size_t)got);
-		size += (uint64_t)got;
-		last = buf[got - 1];
-	}
-	if (got < 0) {
+	if (fstat(fd, &st) == 0) {
+		size = (uint64_t)st.st_size;
+		err = hash_fd_update(fd, size, xs);
+		if (!err && size && pread(fd, &last, 1, (off_t)size - 1) != 1)
+			err = errno ? -errno : -ENODATA;
+	} else {
 		err = -errno;
-		snprintf(why, n, "read %s: %s", path, strerror(errno));
+	}
+	if (err) {
+		snprintf(why, n, "read %s: %s", path, strerror(-err));
 	} else if (size == 0) {
 		err = -EBADMSG;
 		snprintf(why, n, "part %s is empty", path);
@@ -307,7 +307,7 @@ static int split_verify_part(const char *path, uint64_t part_size, XXH3_state_t 
 
 /* The parts, concatenated in order, must be the source. */
 static int split_verify_parts(const struct case_spec *c, const char *dst,
-			      XXH3_state_t *xs, char *buf, uint64_t *total,
+			      XXH3_state_t *xs, uint64_t *total,
 			      char *why, size_t n)
 {
 	char path[PATH_MAX];
@@ -318,7 +318,7 @@ static int split_verify_parts(const struct case_spec *c, const char *dst,
 		int nl = 1, err;
 
 		split_part_path(dst, idx, path, sizeof(path));
-		err = split_verify_part(path, c->part_size, xs, buf, &bytes, &nl, why, n);
+		err = split_verify_part(path, c->part_size, xs, &bytes, &nl, why, n);
 		if (err == -ENOENT)
 			return 0;
 		if (err)
@@ -335,14 +335,13 @@ static int split_verify_parts(const struct case_spec *c, const char *dst,
 static int split_verify(const struct case_spec *c, const char *dst, char *why, size_t n)
 {
 	XXH3_state_t *xs = XXH3_createState();
-	char *buf = malloc(SPLIT_VERIFY_BUFFER);
 	uint64_t total = 0, hash;
 	int err = -ENOMEM;
 
-	if (!xs || !buf)
+	if (!xs)
 		goto out_free;
 	XXH3_64bits_reset(xs);
-	err = split_verify_parts(c, dst, xs, buf, &total, why, n);
+	err = split_verify_parts(c, dst, xs, &total, why, n);
 	if (err)
 		goto out_free;
 	hash = XXH3_64bits_digest(xs);
@@ -356,7 +355,6 @@ static int split_verify(const struct case_spec *c, const char *dst, char *why, s
 		err = -EBADMSG;
 	}
 out_free:
-	free(buf);
 	XXH3_freeState(xs);
 	return err;
 }

@@ -27,6 +27,7 @@
 #ifndef COPYBENCH_CHANNEL_H
 #define COPYBENCH_CHANNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,9 +44,20 @@ struct channel_conn {
 	void *priv;		/* the channel's own state */
 };
 
+enum channel_flags {
+	/*
+	 * The receiver writes the output with O_DIRECT, around the page cache,
+	 * where the output's filesystem takes it (else buffered): device I/O
+	 * inside the clock, like the `direct` strategy. channel_device_io()
+	 * says whether it does so in a directory.
+	 */
+	CHANNEL_DEVICE_IO = 1u << 0,
+};
+
 struct channel {
 	const char *name;
 	const char *description;	/* one line */
+	unsigned flags;			/* enum channel_flags */
 	/*
 	 * The calls of open, side, reserve, send, drain and close for one
 	 * stream of a few MiB between the two processes, comma separated: a
@@ -80,6 +92,12 @@ extern const size_t channel_count;
 const struct channel *channel_find(const char *name);
 /* Runs ch->probe (if any); 0 when available, else -errno with why filled. */
 int channel_probe(const struct channel *ch, char *why, size_t n);
+/*
+ * Does ch write around the page cache for outputs in dir? false for a
+ * channel without CHANNEL_DEVICE_IO; false with why filled when dir's
+ * filesystem refuses O_DIRECT (the channel then writes buffered).
+ */
+bool channel_device_io(const struct channel *ch, const char *dir, char *why, size_t n);
 
 /* workloads/channels/common.c: pieces shared by the fd-based channels. */
 #define CHANNEL_PIPE_SIZE (1u << 20)
@@ -93,6 +111,16 @@ int chan_read_drain(struct channel_conn *conn, int out_fd);
 int chan_fd_close(struct channel_conn *conn);
 /* F_SETPIPE_SZ to CHANNEL_PIPE_SIZE when allowed; the pipe's size. */
 size_t chan_enlarge_pipe(int fd);
+/*
+ * For the shared-memory channels (shm, shm-direct): a futex call; whether
+ * the process whose pid the word holds has gone (exited, or a zombie child);
+ * side() that keeps the calling process's pid in the shared word of its side.
+ */
+struct timespec;
+long chan_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout);
+int chan_peer_gone(_Atomic int32_t *pid_word);
+void chan_shared_side(struct channel_conn *conn, enum channel_side side,
+		      _Atomic int32_t *sender_pid, _Atomic int32_t *receiver_pid);
 /* tcp.c: a connected loopback pair (fd[0] accepted, fd[1] connecting). */
 int tcp_loopback_pair(struct channel_conn *conn, int nodelay);
 int tcp_loopback_probe(char *why, size_t n);

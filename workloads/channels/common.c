@@ -3,15 +3,22 @@
  * common.c - the pieces the fd-based channels (pipe, unix, tcp) share: the
  * sender fills one reused heap buffer and writes it out; the receiver reads
  * into a buffer of conn->buffer bytes and writes each chunk to the file.
+ * And those the shared-memory channels (shm, shm-direct) share: futex,
+ * noticing a peer that died, and who is on which side.
  */
 #include "channel.h"
 #include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void chan_close_fd(int *fd)
@@ -118,4 +125,33 @@ size_t chan_enlarge_pipe(int fd)
 	fcntl(fd, F_SETPIPE_SZ, (int)CHANNEL_PIPE_SIZE);	/* may be refused */
 	sz = fcntl(fd, F_GETPIPE_SZ);
 	return sz > 0 ? (size_t)sz : 65536;
+}
+
+long chan_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
+}
+
+int chan_peer_gone(_Atomic int32_t *pid_word)
+{
+	pid_t pid = atomic_load(pid_word);
+	siginfo_t si;
+
+	if (pid <= 0)
+		return 0;	/* not known yet */
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == pid;
+}
+
+void chan_shared_side(struct channel_conn *conn, enum channel_side side,
+		      _Atomic int32_t *sender_pid, _Atomic int32_t *receiver_pid)
+{
+	conn->side = side;
+	if (side == CHANNEL_SENDER)
+		atomic_store(sender_pid, getpid());
+	else if (side == CHANNEL_RECEIVER)
+		atomic_store(receiver_pid, getpid());
 }

@@ -58,12 +58,6 @@ struct shm_state {
 	unsigned spin;			/* current adaptive spin budget */
 };
 
-static long shm_futex(_Atomic uint32_t *word, int op, uint32_t val,
-		      const struct timespec *timeout)
-{
-	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
-}
-
 static void shm_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -78,24 +72,7 @@ static void shm_notify(_Atomic uint32_t *seq, _Atomic uint32_t *waiting)
 {
 	atomic_fetch_add(seq, 1);
 	if (atomic_load(waiting))
-		shm_futex(seq, FUTEX_WAKE, 1, NULL);
-}
-
-/* Has the process `pid_word` names gone (exited, or a zombie child)? */
-static int shm_peer_gone(_Atomic int32_t *pid_word)
-{
-	pid_t pid = atomic_load(pid_word);
-	siginfo_t si;
-
-	if (pid <= 0)
-		return 0;	/* not known yet */
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	    si.si_pid == pid)
-		return 1;
-	return 0;
+		chan_futex(seq, FUTEX_WAKE, 1, NULL);
 }
 
 typedef int (*shm_ready_fn)(struct shm_ring *ring);
@@ -140,9 +117,9 @@ static int shm_wait(struct shm_state *st, shm_ready_fn ready, _Atomic uint32_t *
 			atomic_store(waiting, 0);
 			return 0;
 		}
-		r = shm_futex(seq, FUTEX_WAIT, s, &tick);
+		r = chan_futex(seq, FUTEX_WAIT, s, &tick);
 		atomic_store(waiting, 0);
-		if (r && errno == ETIMEDOUT && shm_peer_gone(peer_pid))
+		if (r && errno == ETIMEDOUT && chan_peer_gone(peer_pid))
 			return -EPIPE;
 	}
 }
@@ -172,11 +149,7 @@ static int shm_side(struct channel_conn *conn, enum channel_side side)
 {
 	struct shm_state *st = conn->priv;
 
-	conn->side = side;
-	if (side == CHANNEL_SENDER)
-		atomic_store(&st->ring->sender_pid, getpid());
-	else if (side == CHANNEL_RECEIVER)
-		atomic_store(&st->ring->receiver_pid, getpid());
+	chan_shared_side(conn, side, &st->ring->sender_pid, &st->ring->receiver_pid);
 	return 0;
 }
 
@@ -275,7 +248,7 @@ static int shm_probe(char *why, size_t n)
 {
 	_Atomic uint32_t word = 0;
 
-	if (shm_futex(&word, FUTEX_WAKE, 1, NULL) < 0) {
+	if (chan_futex(&word, FUTEX_WAKE, 1, NULL) < 0) {
 		int err = -errno;
 
 		snprintf(why, n, "futex: %s", strerror(-err));
