@@ -110,8 +110,8 @@ void options_usage(FILE *f)
 "How to measure:\n"
 "  --repeat N            exactly N measured runs per case (default: adaptive, below)\n"
 "  --max-runs N          adaptive: at least 8 measured runs (5 when a run takes > 2 s),\n"
-"                        then more until the median is known within +-1.5 % (95 %\n"
-"                        confidence), 10 s of runs were spent, or N runs (default 20)\n"
+"                        then more until the median is known within +-2 % (95 %\n"
+"                        confidence), 10 s of runs were spent, or N runs (default 10)\n"
 "  --warmup N            unmeasured runs first (default 1; the first also counts syscalls)\n"
 "  --cache MODE          warm, cold or both (default warm); cold evicts the source with\n"
 "                        fdatasync + POSIX_FADV_DONTNEED and checks it with mincore\n"
@@ -281,7 +281,7 @@ static void options_defaults(struct bench_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->part_size = 10u << 20;
 	o->warmup = 1;
-	o->max_runs = 20;
+	o->max_runs = 10;
 	o->cache_warm = true;
 	o->seed = 1;
 	o->syscount = SYSCOUNT_AUTO;

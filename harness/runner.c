@@ -302,14 +302,14 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
  * RUNS_MIN (RUNS_MIN_SLOW for runs over SLOW_RUN_NS, judged from the first
  * uncounted run), then more while the 95 % confidence interval of the median
  * is wider than +-CI_TARGET of it, until RUNS_BUDGET_NS of measured time or
- * --max-runs. Eight runs a side is what `bench check` needs for a verdict
- * after its correction over many cases (see check.c).
+ * --max-runs (10). Eight runs a side is what `bench check` needs for a
+ * verdict after its correction over many cases (see check.c).
  */
 #define RUNS_MIN 8u
 #define RUNS_MIN_SLOW 5u
 #define SLOW_RUN_NS 2000000000ull
 #define RUNS_BUDGET_NS 10000000000ull
-#define CI_TARGET 0.015
+#define CI_TARGET 0.02
 /* A disturbed measured run is run again at most this often. */
 #define RETRIES_MAX 2u
 
@@ -343,20 +343,19 @@ static size_t counted_runs(const struct bench_case *c, double *walls)
 	return n;
 }
 
-/* Is the median of c known well enough (a distribution-free 95 % interval
- * from order statistics within +-CI_TARGET)? */
+/* Is the median of c known well enough (its 95 % interval within
+ * +-CI_TARGET of it)? */
 static bool median_settled(const struct bench_case *c)
 {
-	double *w = calloc(c->nruns + 1, sizeof(*w)), lo, hi, med;
+	double *w = calloc(c->nruns + 1, sizeof(*w));
 	size_t n = counted_runs(c, w);
-	bool settled = false;
+	struct stats st;
 
-	if (w && n >= 6) {
-		stats_ci_median(w, n, &lo, &hi, &med);
-		settled = med > 0 && (hi - lo) / 2 <= CI_TARGET * med;
-	}
+	if (!w)
+		return true;
+	stats_compute(w, n, &st);
 	free(w);
-	return settled;
+	return stats_median_halfwidth(&st) <= CI_TARGET;
 }
 
 static bool wants_more(const struct bench_case *c, const struct case_plan *p)

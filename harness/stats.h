@@ -15,9 +15,9 @@ struct stats {
 
 /* Summarises n samples (not modified). n == 0 gives all zeros. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
-/* The distribution-free 95 % confidence interval [lo, hi] of the median,
- * and the median; NAN for n == 0 (n < 6: the whole range). */
-void stats_ci_median(const double *samples, size_t n, double *lo, double *hi, double *med);
+/* Half the 95 % confidence interval of the median over the median (from
+ * the robust spread); INFINITY with fewer than 2 samples. */
+double stats_median_halfwidth(const struct stats *st);
 /* Median of n samples (copied, not modified); 0 for n == 0. */
 double stats_median(const double *samples, size_t n);
 /* The same, but NAN for n == 0 (no figure rather than a zero one). */
