@@ -58,6 +58,7 @@ struct check_row {
 	enum check_timing timing;
 	bool failed;		/* the current run of the case failed */
 	bool sc_known, sc_changed, sc_missing;
+	bool sc_varies;		/* counts differ, as they do with timing (not a verdict) */
 	char sc_diff[256];
 	char verdict[48];
 };

@@ -69,6 +69,8 @@ static void row_texts(const struct check_row *r, struct row_text *t)
 		snprintf(t->f[COL_SYSCALLS], 256, "n/a");
 	else if (r->sc_changed)
 		snprintf(t->f[COL_SYSCALLS], 256, "%s", r->sc_diff);
+	else if (r->sc_varies)
+		snprintf(t->f[COL_SYSCALLS], 256, "%.200s (vary with timing)", r->sc_diff);
 	else if (r->b->has_total)
 		snprintf(t->f[COL_SYSCALLS], 256, "%" PRIu64, r->b->total);
 	else

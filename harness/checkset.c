@@ -63,6 +63,15 @@ struct checkset_case *checkset_find(const struct checkset *s,
 	return NULL;
 }
 
+bool checkset_counts_vary(const struct checkset_case *c)
+{
+	const struct workload *wl = workload_find(c->id[CID_WORKLOAD]);
+	const struct copy_strategy *s = strategy_find(c->id[CID_STRATEGY]);
+
+	return (wl && (wl->flags & WORKLOAD_MULTI_CPU)) ||
+	       (s && (s->flags & STRATEGY_MULTI_CPU));
+}
+
 static void case_free(struct checkset_case *c);
 
 /* The case with these identifying values, added when new; NULL on ENOMEM. */

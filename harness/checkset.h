@@ -73,6 +73,13 @@ bool checkset_is_limit(const struct checkset_case *c);
 /* Whether it is the limit row of single-thread memory bandwidth (LIMIT_MEMCPY):
  * the in-run reference the check divides times by. */
 bool checkset_is_memcpy(const struct checkset_case *c);
+/*
+ * Do the case's system-call counts depend on timing? Work shared between
+ * CPUs (a strategy's threads or the kernel's workers, the transform's two
+ * processes) waits on and wakes the other side as the run's timing has it:
+ * io_uring_enter, futex, a pipe's reads.
+ */
+bool checkset_counts_vary(const struct checkset_case *c);
 /* "copy/readwrite random 200M buf 128K warm": the case for people. */
 void checkset_label(const struct checkset_case *c, char *out, size_t n);
 /* Writes the baseline file (atomically). 0 or -errno, why filled. */

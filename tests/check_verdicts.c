@@ -568,6 +568,27 @@ static void syscalls_missing(const char *base)
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--ignore-syscalls") == 0);
 }
 
+/* io_uring's counts move with timing (its kernel workers): shown, no verdict. */
+static void syscalls_vary(void)
+{
+	struct synth b = synth_default(14), c = synth_default(15);
+	char bdir[512];
+	const char *cur;
+
+	b.ncases = c.ncases = NCASES_MAX;
+	snprintf(bdir, sizeof(bdir), "%s", synth_write("varybase", &b));
+	c.syscall_plus = 6;	/* io_uring */
+	cur = synth_write("varycur", &c);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("io_uring"), "ok") == 0);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur) == 0);
+	CHECK(strstr(out_buf, "read 15->16 (vary with timing)") != NULL);
+	c.syscall_plus = 4;	/* splice: deterministic */
+	cur = synth_write("varysplice", &c);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("splice"), "syscalls-changed") == 0);
+}
+
 /* In CI a comparison that can never reach significance is exit 2. */
 static void ci_unreachable(void)
 {
@@ -677,6 +698,7 @@ int main(void)
 	syscalls_missing(base);
 	ci_unreachable();
 	cases_reference();
+	syscalls_vary();
 	formats(base);
 	test_cleanup_dir();
 	return test_report("check_verdicts");
