@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "memstate.h"
 #include "meta.h"
+#include "plot.h"
 #include "tune.h"
 #include "report.h"
 #include "run.h"
@@ -366,6 +367,15 @@ static int check_source_unchanged(const struct runner *r)
 	return 0;
 }
 
+/* --plot: the charts of the results just written, as `bench plot DIR` draws them. */
+static int draw_charts(const char *dir)
+{
+	char *argv[] = { "plot", (char *)dir, NULL };
+
+	fflush(stdout);
+	return cmd_plot(2, argv);
+}
+
 static int finish(struct runner *r, const char *dir, struct meta_times *t)
 {
 	struct case_summary *sums;
@@ -402,6 +412,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
 			ret = 1;
+	if (r->o->plot && !interrupt_signal && draw_charts(dir))
+		ret = ret ? ret : 1;
 	free(sums);
 	return ret;
 }

@@ -2,7 +2,8 @@
 # plot_real_run.sh - charts from a small real run: two sizes, two buffers,
 # warm and cold, so every chart but hyperfine's has data. Each chart is
 # written as PNG (magic bytes) and SVG (an <svg element), non-empty; the
-# hyperfine chart is skipped with a reason and not drawn.
+# hyperfine chart is skipped with a reason and not drawn. `bench --plot`
+# draws them after the run.
 set -u
 bench=${BENCH:?BENCH must name the bench executable}
 command -v gnuplot >/dev/null || { echo "skip: gnuplot is not installed"; exit 77; }
@@ -26,6 +27,13 @@ for chart in throughput buffer-sweep syscalls-vs-speed size-scaling cpu-split wa
 done
 grep -q '^hyperfine: skipped: ' "$work/plot.out" && ok || no "hyperfine chart not reported as skipped"
 [ ! -e "$work/res/hyperfine.png" ] && ok || no "an empty hyperfine chart was drawn"
+
+# bench --plot draws the same charts right after the run
+"$bench" --strategy readwrite --size 1M --repeat 2 --no-limits --quiet --plot \
+	--dir "$work/data" --out "$work/res2" >"$work/run2.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || no "bench --plot exit $rc: $(cat "$work/run2.out")"
+[ -s "$work/res2/throughput.png" ] && ok || no "bench --plot drew no throughput chart"
 
 echo "plot_real_run: $pass passed, $fail failed"
 [ $fail -eq 0 ]
