@@ -182,7 +182,7 @@ bool checkset_is_memcpy(const struct checkset_case *c)
 	if (!checkset_is_limit(c))
 		return false;
 	v = workload_variant_find(workload_find(c->id[CID_WORKLOAD]), c->id[CID_STRATEGY]);
-	return v && v->bounds == LIMIT_MEMCPY;
+	return v && (v->flags & VARIANT_REFERENCE);
 }
 
 static void case_free(struct checkset_case *c)

@@ -70,8 +70,8 @@ struct checkset_case *checkset_find(const struct checkset *s,
 				    const struct checkset_case *c);
 /* Whether the case is a machine-limit row (a WORKLOAD_LIMITS workload). */
 bool checkset_is_limit(const struct checkset_case *c);
-/* Whether it is the limit row of single-thread memory bandwidth (LIMIT_MEMCPY):
- * the in-run reference the check divides times by. */
+/* Whether it is the limit row flagged VARIANT_REFERENCE (memcpy): the in-run
+ * reference `--vs memcpy` divides times by. */
 bool checkset_is_memcpy(const struct checkset_case *c);
 /*
  * Do the case's system-call counts depend on timing? Work shared between

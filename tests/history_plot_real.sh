@@ -34,9 +34,9 @@ for chart in history history-copy history-limit; do
 	grep -qx "$chart: wrote $work/charts/$chart.png and .svg" "$work/plot.out" && ok ||
 		no "no line for $chart in: $(cat "$work/plot.out")"
 done
-# 4 cases (2 copies, memcpy, memcpy-mt) x 3 commits, no level shift in 3 commits
+# 5 cases (2 copies, memcpy, memcpy-movsb, memcpy-mt) x 3 commits, no level shift in 3 commits
 lines=$(grep -c '^[0-9]' "$work/charts/plot-history.dat")
-[ "$lines" = 12 ] && ok || no "plot-history.dat has $lines data lines, expected 12"
+[ "$lines" = 15 ] && ok || no "plot-history.dat has $lines data lines, expected 15"
 [ "$(grep -c '^# copy/' "$work/charts/plot-history.dat")" = 2 ] && ok || no "not 2 copy blocks"
 
 "$bench" history plot --db "$db" --case 'copy/readwrite*' >/dev/null 2>&1 && [ -s "$work/history/history-copy.png" ] &&
@@ -44,10 +44,10 @@ lines=$(grep -c '^[0-9]' "$work/charts/plot-history.dat")
 [ "$(grep -c '^[0-9]' "$work/history/plot-history.dat")" = 3 ] && ok || no "--case did not keep one case"
 
 "$bench" history changes --db "$db" >"$work/changes.out" 2>&1 && ok || no "changes failed"
-[ "$(grep -c ': no change over 3 commits$' "$work/changes.out")" = 4 ] && ok ||
+[ "$(grep -c ': no change over 3 commits$' "$work/changes.out")" = 5 ] && ok ||
 	no "changes: $(cat "$work/changes.out")"
 rows=$("$bench" history export --db "$db" | wc -l)
-[ "$rows" = 37 ] && ok || no "export: $rows lines, expected a header and 4 cases x 3 reps x 3 runs"
+[ "$rows" = 46 ] && ok || no "export: $rows lines, expected a header and 5 cases x 3 reps x 3 runs"
 
 echo "history_plot_real: $pass passed, $fail failed"
 [ $fail -eq 0 ]

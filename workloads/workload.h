@@ -100,6 +100,8 @@ enum limit_kind {
 enum variant_flags {
 	VARIANT_COLD_ONLY = 1u << 0,	/* planned only when cold runs are */
 	VARIANT_MULTI_CPU = 1u << 1,	/* runs on every CPU */
+	/* The row `bench check --vs memcpy` divides by (one per size). */
+	VARIANT_REFERENCE = 1u << 2,
 };
 
 /* A variant a workload brings itself (the limit rows). */

@@ -36,7 +36,7 @@ jqt cwd ".cwd == \"$T/cwd\"" "$M"
 jqt seed '.seed == 1' "$M"
 jqt times '(.start_utc | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{3}Z$")) and
 	.end_utc >= .start_utc and .interrupted == false' "$M"
-jqt cases '.cases == 3' "$M"
+jqt cases '.cases == 4' "$M"
 jqt syscall_counting '.syscall_counting == {"asked": "off", "used": null,
 	"why_not": "counting disabled (--syscalls off)"}' "$M"
 jqt files '.files == ["runs.csv", "summary.csv", "syscalls.csv"]' "$M"
@@ -67,14 +67,14 @@ fi
 runs=$(($(wc -l <"$R/runs.csv") - 1))
 jqt export_json_schema '.schema_version == 1' "$T/e.json"
 jqt export_json_dir ".results_dir == \"$R\"" "$T/e.json"
-jqt export_json_cases '.cases | length == 3' "$T/e.json"
+jqt export_json_cases '.cases | length == 4' "$T/e.json"
 jqt export_json_runs "[.cases[].runs | length] | add == $runs" "$T/e.json"
 # (a run disturbed from outside is run again: counted are those not retried)
 jqt export_json_times '.cases[] | select(.strategy == "readwrite") |
 	([.runs[] | select(.retried | not)] | length == 2) and
 	all(.runs[]; .wall_ns > 0 and .verified == true)' "$T/e.json"
 expect_eq export_csv "$(cmp "$T/e.csv" "$R/summary.csv" && echo same)" same
-expect_eq export_md_rows "$(grep -c '^| ' "$T/e.md")" 5
+expect_eq export_md_rows "$(grep -c '^| ' "$T/e.md")" 6
 expect_eq export_md_head "$(head -n 1 "$T/e.md")" \
 	"| workload | strategy | buffer_bytes | mb_per_s (MiB/s) | cv | ratio_to_fastest | syscalls | pct_of_limit (%) | verified_runs | status |"
 expect_eq export_md_row "$(grep -c '^| copy | readwrite | 128K | [0-9.]* | .* | [0-9]* | ok |$' "$T/e.md")" 1

@@ -32,9 +32,9 @@ t1=$(fs_of "$work/r1") t2=$(fs_of "$work/r2")
 cases() { "$bench" check "$@" 2>/dev/null | awk 'NR > 1 && NF > 4 && !/^bench check:/'; }
 
 out=$(cases --baseline "$work/r1" --baseline "$work/r2" --current "$work/r1" --current "$work/r2")
-expect_eq several_rows "$(echo "$out" | wc -l)" 8
-expect_eq several_on_1 "$(echo "$out" | grep -c " warm on $t1 ")" 4
-expect_eq several_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 4
+expect_eq several_rows "$(echo "$out" | wc -l)" 10
+expect_eq several_on_1 "$(echo "$out" | grep -c " warm on $t1 ")" 5
+expect_eq several_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 5
 # not pooled: each case has its own 3 runs on each side
 expect_eq several_runs "$(echo "$out" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) print $i }' |
 	sort -u)" 3/3
@@ -42,15 +42,15 @@ expect_eq several_verdicts "$(echo "$out" | awk '{ print $(NF - 1) }' | sort -u)
 
 # one folder on each side, different filesystems: compared case by case
 out=$(cases --baseline "$work/r1" --current "$work/r2")
-expect_eq one_each_rows "$(echo "$out" | wc -l)" 4
+expect_eq one_each_rows "$(echo "$out" | wc -l)" 5
 expect_eq one_each_no_label "$(echo "$out" | grep -c ' on ')" 0
 
 # one folder holding both filesystems, as bench --fs writes it
 mkdir "$work/both"
 { cat "$work/r1/runs.csv"; tail -n +2 "$work/r2/runs.csv"; } >"$work/both/runs.csv"
 out=$(cases --baseline "$work/both" --current "$work/r2" --current "$work/r1")
-expect_eq both_rows "$(echo "$out" | wc -l)" 8
-expect_eq both_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 4
+expect_eq both_rows "$(echo "$out" | wc -l)" 10
+expect_eq both_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 5
 "$bench" baseline save "$work/both" "$work/b.csv" >"$work/save.out" 2>&1
 expect_eq save_rc $? 2
 expect_eq save_line "$(cat "$work/save.out")" "bench baseline: the results hold several machines, kernels or filesystems; save a baseline from the results of one"
