@@ -168,7 +168,7 @@ static void get_method(const struct col_row *x, struct col_value *v)
 
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
 	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `file` for the user's file of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
@@ -226,7 +226,7 @@ static const struct column summary_cols[] = {
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time", SUM(sys_ns) },
 	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },
-	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
+	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 };
