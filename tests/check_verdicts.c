@@ -178,22 +178,11 @@ static const char *synth_write(const char *name, const struct synth *s)
 
 static char out_buf[65536], err_buf[8192];
 
-static void slurp(FILE *f, char *buf, size_t n)
-{
-	size_t got;
-
-	rewind(f);
-	got = fread(buf, 1, n - 1, f);
-	buf[got] = '\0';
-	fclose(f);
-}
-
 /* Runs the command (check or baseline) with NULL-terminated arguments. */
 static int run(int (*cli)(int, char **, FILE *, FILE *), ...)
 {
 	char *argv[32];
-	int argc = 0, ret;
-	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 0;
 	va_list ap;
 
 	va_start(ap, cli);
@@ -201,10 +190,7 @@ static int run(int (*cli)(int, char **, FILE *, FILE *), ...)
 		argc++;
 	va_end(ap);
 	argv[argc] = NULL;
-	ret = cli(argc, argv, out, err);
-	slurp(out, out_buf, sizeof(out_buf));
-	slurp(err, err_buf, sizeof(err_buf));
-	return ret;
+	return test_cli_capture(cli, argc, argv, out_buf, sizeof(out_buf), err_buf, sizeof(err_buf));
 }
 
 #define CHECK_CMD(...) run(check_cli, "check", __VA_ARGS__, (char *)NULL)
@@ -213,39 +199,17 @@ static int run(int (*cli)(int, char **, FILE *, FILE *), ...)
 static const char *verdict_of(const char *strategy)
 {
 	static char v[64];
-	struct csv_table t;
-	char why[256];
-	int sc, vc;
 
-	v[0] = '\0';
-	if (csv_parse(out_buf, strlen(out_buf), &t, why, sizeof(why)))
-		return "(unparseable)";
-	sc = csv_col(&t, "strategy");
-	vc = csv_col(&t, "verdict");
-	for (size_t r = 0; sc >= 0 && vc >= 0 && r < t.nrows; r++)
-		if (strcmp(csv_cell(&t, r, (size_t)sc), strategy) == 0)
-			snprintf(v, sizeof(v), "%s", csv_cell(&t, r, (size_t)vc));
-	csv_free(&t);
-	return v;
+	return test_csv_lookup(out_buf, "strategy", strategy, "verdict", v, sizeof(v));
 }
 
 /* A column of a strategy's case in a --format csv report, as a number. */
 static double column_of(const char *strategy, const char *column)
 {
-	struct csv_table t;
-	char why[256];
-	double v = NAN;
-	int sc, cc;
+	char v[64];
 
-	if (csv_parse(out_buf, strlen(out_buf), &t, why, sizeof(why)))
-		return NAN;
-	sc = csv_col(&t, "strategy");
-	cc = csv_col(&t, column);
-	for (size_t r = 0; sc >= 0 && cc >= 0 && r < t.nrows; r++)
-		if (strcmp(csv_cell(&t, r, (size_t)sc), strategy) == 0)
-			v = strtod(csv_cell(&t, r, (size_t)cc), NULL);
-	csv_free(&t);
-	return v;
+	test_csv_lookup(out_buf, "strategy", strategy, column, v, sizeof(v));
+	return v[0] && strcmp(v, "(unparseable)") ? strtod(v, NULL) : NAN;
 }
 
 static bool all_verdicts_of(int ncases, const char *want, int skip)

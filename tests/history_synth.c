@@ -192,21 +192,10 @@ const char *hsynth_write(const char *name, const struct hsynth *s)
 	return dir;
 }
 
-static void slurp_stream(FILE *f, char *buf, size_t n)
-{
-	size_t got;
-
-	rewind(f);
-	got = fread(buf, 1, n - 1, f);
-	buf[got] = '\0';
-	fclose(f);
-}
-
 int hrun(const char *first, ...)
 {
 	char *argv[40] = { "history", (char *)first };
-	int argc = 2, ret;
-	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 2;
 	va_list ap;
 
 	va_start(ap, first);
@@ -214,29 +203,14 @@ int hrun(const char *first, ...)
 		argc++;
 	va_end(ap);
 	argv[argc] = NULL;
-	ret = history_cli(argc, argv, out, err);
-	slurp_stream(out, hout, sizeof(hout));
-	slurp_stream(err, herr, sizeof(herr));
-	return ret;
+	return test_cli_capture(history_cli, argc, argv, hout, sizeof(hout), herr, sizeof(herr));
 }
 
 const char *hverdict(const char *strategy)
 {
 	static char v[64];
-	struct csv_table t;
-	char why[256];
-	int sc, vc;
 
-	v[0] = '\0';
-	if (csv_parse(hout, strlen(hout), &t, why, sizeof(why)))
-		return "(unparseable)";
-	sc = csv_col(&t, "strategy");
-	vc = csv_col(&t, "verdict");
-	for (size_t r = 0; sc >= 0 && vc >= 0 && r < t.nrows; r++)
-		if (strcmp(csv_cell(&t, r, (size_t)sc), strategy) == 0)
-			snprintf(v, sizeof(v), "%s", csv_cell(&t, r, (size_t)vc));
-	csv_free(&t);
-	return v;
+	return test_csv_lookup(hout, "strategy", strategy, "verdict", v, sizeof(v));
 }
 
 const char *hslurp(const char *path, size_t *len)

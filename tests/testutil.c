@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "testutil.h"
+#include "csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,3 +77,48 @@ const char *test_bench(void)
 
 	return b && *b ? b : NULL;
 }
+
+static void slurp_stream(FILE *f, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	if (f) {
+		rewind(f);
+		got = fread(buf, 1, n - 1, f);
+		fclose(f);
+	}
+	buf[got] = '\0';
+}
+
+int test_cli_capture(int (*cli)(int, char **, FILE *, FILE *), int argc, char **argv,
+		     char *out_buf, size_t on, char *err_buf, size_t en)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	int ret = out && err ? cli(argc, argv, out, err) : -1;
+
+	slurp_stream(out, out_buf, on);
+	slurp_stream(err, err_buf, en);
+	return ret;
+}
+
+const char *test_csv_lookup(const char *text, const char *key_col, const char *key,
+			    const char *col, char *cell, size_t n)
+{
+	struct csv_table t;
+	char why[256];
+	int kc, cc;
+
+	snprintf(cell, n, "%s", "");
+	if (csv_parse(text, strlen(text), &t, why, sizeof(why))) {
+		snprintf(cell, n, "(unparseable)");
+		return cell;
+	}
+	kc = csv_col(&t, key_col);
+	cc = csv_col(&t, col);
+	for (size_t r = 0; kc >= 0 && cc >= 0 && r < t.nrows; r++)
+		if (strcmp(csv_cell(&t, r, (size_t)kc), key) == 0)
+			snprintf(cell, n, "%s", csv_cell(&t, r, (size_t)cc));
+	csv_free(&t);
+	return cell;
+}
+

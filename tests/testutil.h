@@ -37,6 +37,20 @@ void test_cleanup_dir(void);
  * run or was killed.
  */
 int test_run(const char *cmd, char *out, size_t n);
+/*
+ * Runs cli(argc, argv, out, err), a subcommand's testable core, with what it
+ * writes captured into out_buf and err_buf (NUL-terminated, cut to size).
+ * Returns cli's result.
+ */
+int test_cli_capture(int (*cli)(int, char **, FILE *, FILE *), int argc, char **argv,
+		     char *out_buf, size_t on, char *err_buf, size_t en);
+/*
+ * From CSV text: the cell of column col in the (last) row whose column
+ * key_col is key, copied into cell; "" when there is none, "(unparseable)"
+ * when the text is not CSV. Returns cell.
+ */
+const char *test_csv_lookup(const char *text, const char *key_col, const char *key,
+			    const char *col, char *cell, size_t n);
 /* The `bench` executable under test (env BENCH), or NULL. */
 const char *test_bench(void);
 
