@@ -28,4 +28,5 @@ if [ "${1:-}" = "--update" ]; then
 	echo "syscall-gate: baseline written to $baseline" >&2
 	exit 0
 fi
-exec "$bench" check --only-syscalls --baseline "$baseline" --current "$work/run"
+# not exec: the EXIT trap must still remove $work
+"$bench" check --only-syscalls --baseline "$baseline" --current "$work/run"

@@ -5,11 +5,17 @@
 #   3. libFuzzer targets (clang), 20 s each over their committed corpora
 #   4. valgrind memcheck over the smoke commands of the release build
 #   5. the syscall gate: exact syscall counts against results/baseline/
+#   6. nothing left behind: every stage ran with a private TMPDIR, which
+#      must be empty at the end (bench and its tests remove what they create)
+# Tests run outside CI mode even when CI is set (tests/CMakeLists.txt).
 # Any failure, or a suite in which no test ran, exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
 jobs=$(nproc)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/copybench-suite-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp
 
 echo "== release build and tests" >&2
 cmake --preset release >/dev/null
@@ -30,5 +36,13 @@ tools/valgrind.sh build/bench
 echo "== syscall gate (counts against results/baseline/ci-syscalls.csv)" >&2
 BENCH=build/bench tools/syscall-gate.sh
 
+echo "== nothing left in the temporary directory" >&2
+left=$(find "$tmp" -mindepth 1 -maxdepth 1)
+if [ -n "$left" ]; then
+	echo "left behind in TMPDIR:" >&2
+	echo "$left" >&2
+	exit 1
+fi
+
 # Every stage above stops the script on failure: reaching here means all passed.
-echo "stages: 5 passed, 0 failed"
+echo "stages: 6 passed, 0 failed"
