@@ -43,10 +43,7 @@ static uint64_t rng_state;
 
 static double uniform(void)	/* [-1, 1) */
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (double)(rng_state >> 11) / (double)(1ULL << 52) - 1.0;
+	return test_uniform(&rng_state);
 }
 
 static struct synth synth_default(uint64_t seed)
@@ -61,15 +58,7 @@ static struct synth synth_default(uint64_t seed)
 
 static void write_ids(struct csv_writer *w, int c)
 {
-	csv_str(w, c == 3 ? "limit" : "copy");
-	csv_str(w, strat[c]);
-	csv_str(w, "random");
-	csv_u64(w, 1048576);
-	csv_u64(w, c == 0 ? 131072 : 0);
-	csv_str(w, "warm");
-	csv_u64(w, 0);
-	csv_u64(w, 0);
-	csv_u64(w, 0);
+	test_synth_ids(w, strat[c], c == 3);
 }
 
 static void write_header(struct csv_writer *w, const char *const *extra)

@@ -33,10 +33,7 @@ static uint64_t rng;
 
 static double uniform(void)	/* [-1, 1) */
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / (double)(1ULL << 52) - 1.0;
+	return test_uniform(&rng);
 }
 
 static bool written(const struct hsynth *s, int c)
@@ -46,15 +43,7 @@ static bool written(const struct hsynth *s, int c)
 
 static void ids(struct csv_writer *w, int c)
 {
-	csv_str(w, c == 3 ? "limit" : "copy");
-	csv_str(w, strat[c]);
-	csv_str(w, "random");
-	csv_u64(w, 1048576);
-	csv_u64(w, c == 0 ? 131072 : 0);
-	csv_str(w, "warm");
-	csv_u64(w, 0);
-	csv_u64(w, 0);
-	csv_u64(w, 0);
+	test_synth_ids(w, strat[c], c == 3);
 }
 
 static void env(struct csv_writer *w, const struct hsynth *s)

@@ -122,3 +122,24 @@ const char *test_csv_lookup(const char *text, const char *key_col, const char *k
 	return cell;
 }
 
+
+void test_synth_ids(struct csv_writer *w, const char *strategy, bool limit)
+{
+	csv_str(w, limit ? "limit" : "copy");
+	csv_str(w, strategy);
+	csv_str(w, "random");
+	csv_u64(w, 1048576);
+	csv_u64(w, strcmp(strategy, "readwrite") == 0 ? 131072 : 0);
+	csv_str(w, "warm");
+	csv_u64(w, 0);	/* batch_lines */
+	csv_u64(w, 0);	/* part_size */
+	csv_u64(w, 0);	/* fsync */
+}
+
+double test_uniform(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (double)(*state >> 11) / (double)(1ULL << 52) - 1.0;
+}

@@ -3,7 +3,11 @@
 #ifndef COPYBENCH_TESTUTIL_H
 #define COPYBENCH_TESTUTIL_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+
+struct csv_writer;
 
 extern int test_failures;
 extern int test_checks;
@@ -51,6 +55,13 @@ int test_cli_capture(int (*cli)(int, char **, FILE *, FILE *), int argc, char **
  */
 const char *test_csv_lookup(const char *text, const char *key_col, const char *key,
 			    const char *col, char *cell, size_t n);
+/*
+ * For synthetic results folders: the nine identity columns of a warm 1 MiB
+ * `random` case of strategy (workload "limit" when limit; a 128K buffer for
+ * readwrite, none otherwise), and a deterministic xorshift64 draw in [-1, 1).
+ */
+void test_synth_ids(struct csv_writer *w, const char *strategy, bool limit);
+double test_uniform(uint64_t *state);
 /* The `bench` executable under test (env BENCH), or NULL. */
 const char *test_bench(void);
 
