@@ -137,6 +137,10 @@ static int plot_run_gnuplot(const struct plot_ctx *ctx, const char *chart,
 		return -1;
 	}
 	if (pid == 0) {
+		/* The scripts and the data are UTF-8 (common.gp says so); under
+		 * the C locale gnuplot warns that it cannot convert its degree
+		 * sign. C.UTF-8 is built into glibc's locales on Debian. */
+		setenv("LC_ALL", "C.UTF-8", 1);
 		execl(ctx->gnuplot, "gnuplot", "-e", all.s, script, (char *)NULL);
 		fprintf(stderr, "bench plot: %s: %s\n", ctx->gnuplot, strerror(errno));
 		_exit(127);

@@ -10,6 +10,10 @@ is_root || skip "chroot and mount need root"
 for tool in unshare chroot ldd findmnt; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
+# Already in a chroot whose root is no mount point (a package build root),
+# a private mount namespace cannot be made: say so rather than fail.
+unshare --mount --propagation private true 2>/dev/null ||
+	skip "unshare cannot make a private mount namespace here (root is not a mount point: in a chroot?)"
 R=$T/root
 mkdir -p "$R/bin" "$R/proc" "$R/d" "$R/tmp"
 cp "$BENCH" "$R/bin/bench"

@@ -43,10 +43,18 @@ jqt files '.files == ["runs.csv", "summary.csv", "syscalls.csv"]' "$M"
 jqt host ".host | (.name | length > 0) and (.kernel == \"$(uname -r)\") and
 	(.cpu_model | length > 0) and .ncpu == $(nproc) and .mem_total_kb > 0 and
 	.swap_total_kb >= 0" "$M"
+# In a chroot no mount in /proc/self/mountinfo covers the directory (findmnt
+# finds none either): bench then falls back to statfs, which knows no mount point.
 fstype=$(findmnt -n -o FSTYPE --target "$D" 2>/dev/null | head -n 1)
-jqt filesystem ".filesystem | .dir == \"$D\" and (.type == \"$fstype\" or \"$fstype\" == \"\") and
-	(.mount_point | length > 0) and (.options | test(\"^r[ow]\")) and
-	(.dev | test(\"^[0-9]+:[0-9]+$\")) and .from == \"mountinfo\"" "$M"
+if [ -n "$fstype" ]; then
+	jqt filesystem ".filesystem | .dir == \"$D\" and .type == \"$fstype\" and
+		(.mount_point | length > 0) and (.options | test(\"^r[ow]\")) and
+		(.dev | test(\"^[0-9]+:[0-9]+$\")) and .from == \"mountinfo\"" "$M"
+else
+	jqt filesystem_statfs ".filesystem | .dir == \"$D\" and (.type | length > 0) and
+		.type != \"unknown\" and (.options | test(\"^r[ow]\")) and
+		(.dev | test(\"^[0-9]+:[0-9]+$\")) and .from == \"statfs\"" "$M"
+fi
 jqt machine '.machine | (.virtualization | length > 0) and (.container | length > 0) and
 	(.transparent_hugepage | type == "string") and (.cpufreq_governor | type == "string") and
 	(.loadavg | length == 3) and

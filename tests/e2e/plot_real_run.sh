@@ -2,8 +2,9 @@
 # plot_real_run.sh - charts from a small real run: two sizes, two buffers,
 # warm and cold, so every chart but hyperfine's has data. Each chart is
 # written as PNG (magic bytes) and SVG (an <svg element), non-empty; the
-# hyperfine chart is skipped with a reason and not drawn. `bench --plot`
-# draws them after the run.
+# hyperfine chart is skipped with a reason and not drawn; under LC_ALL=C or
+# no locale at all, nothing is written to stderr. `bench --plot` draws them
+# after the run.
 set -u
 bench=${BENCH:?BENCH must name the bench executable}
 command -v gnuplot >/dev/null || { echo "skip: gnuplot is not installed"; exit 77; }
@@ -27,6 +28,20 @@ for chart in throughput buffer-sweep syscalls-vs-speed size-scaling cpu-split wa
 done
 grep -q '^hyperfine: skipped: ' "$work/plot.out" && ok || no "hyperfine chart not reported as skipped"
 [ ! -e "$work/res/hyperfine.png" ] && ok || no "an empty hyperfine chart was drawn"
+
+# Charts do not depend on the user's locale: under LC_ALL=C, and with no
+# locale variable at all (as in a build chroot), gnuplot says nothing.
+for loc in C none; do
+	if [ $loc = C ]; then
+		env LC_ALL=C "$bench" plot "$work/res" >"$work/plot.out" 2>"$work/plot.err"
+	else
+		env -u LC_ALL -u LANG -u LANGUAGE -u LC_CTYPE -u LC_MESSAGES \
+			"$bench" plot "$work/res" >"$work/plot.out" 2>"$work/plot.err"
+	fi
+	rc=$?
+	[ $rc -eq 0 ] && ok || no "locale $loc: bench plot exit $rc"
+	[ ! -s "$work/plot.err" ] && ok || no "locale $loc: bench plot wrote to stderr: $(head -c 300 "$work/plot.err")"
+done
 
 # bench --plot draws the same charts right after the run
 "$bench" --strategy readwrite --size 1M --repeat 2 --no-limits --quiet --plot \
