@@ -118,7 +118,8 @@ run_step() {
 
 export -f inside run_step
 export root work
-qargs=$(printf ' %q' "$@")
+qargs=""
+[ $# -eq 0 ] || qargs=$(printf ' %q' "$@")
 # One private mount namespace for both steps: its mounts end with it.
 set +e
 unshare --mount --propagation private bash -euo pipefail -c '
