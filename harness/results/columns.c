@@ -137,9 +137,24 @@ static void get_disturbed(const struct col_row *x, struct col_value *v)
 	v->s = v->buf;
 }
 
+/* "ok", "failed: ...", "unavailable: ..." or "not run": the status column. */
+static void case_status(const struct bench_case *c, char *out, size_t n)
+{
+	switch (c->state) {
+	case CASE_UNAVAILABLE:
+		snprintf(out, n, "unavailable: %s", c->why);
+		break;
+	case CASE_FAILED:
+		snprintf(out, n, "failed: %s", c->why);
+		break;
+	default:
+		snprintf(out, n, c->nruns ? "ok" : "not run");
+	}
+}
+
 static void get_status(const struct col_row *x, struct col_value *v)
 {
-	report_status(x->c, v->buf, sizeof(v->buf));
+	case_status(x->c, v->buf, sizeof(v->buf));
 	v->s = v->buf;
 }
 

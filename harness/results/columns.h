@@ -20,7 +20,8 @@
 #include <stdio.h>
 
 #include "csv.h"
-#include "report.h"
+#include "runner.h"
+#include "summary.h"
 
 enum col_file { COLFILE_RUNS, COLFILE_SUMMARY, COLFILE_SYSCALLS, COLFILE_COUNT };
 
