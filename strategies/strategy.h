@@ -60,6 +60,8 @@ enum strategy_flags {
 	/* Runs on more than one CPU (threads of its own or the kernel's
 	 * workers): its bound is the all-core memory bandwidth. */
 	STRATEGY_MULTI_CPU = 1u << 7,
+	STRATEGY_THREADS = 1u << 8,	/* honours job->threads */
+	STRATEGY_QUEUE_DEPTH = 1u << 9,	/* honours job->queue_depth */
 };
 
 /*

@@ -191,6 +191,8 @@ static const struct column id_cols[COL_NIDS] = {
 	[CID_BATCH] = { "batch_lines", COL_U64, 0, false, ROLE_ID, "lines", "transform: lines per send (1 = per line, 0 = buffer-sized batches); 0 elsewhere", SPEC(batch_lines) },
 	[CID_PART] = { "part_size", COL_U64, 0, false, ROLE_ID, "bytes", "split: the part size; 0 elsewhere", SPEC(part_size) },
 	[CID_FSYNC] = { "fsync", COL_U64, 0, false, ROLE_ID, "", "1 when fdatasync of the output is inside the timed region", SPEC(fsync) },
+	[CID_THREADS] = { "threads", COL_U64, 0, false, ROLE_ID, "", "`--threads` of a strategy that takes it (parallel; 0 = one per online CPU); 0 for the others", SPEC(threads) },
+	[CID_QUEUE_DEPTH] = { "queue_depth", COL_U64, 0, false, ROLE_ID, "", "`--queue-depth` of a strategy that takes it (io_uring; 0 = its default); 0 for the others", SPEC(queue_depth) },
 };
 
 static const struct column runs_cols[] = {

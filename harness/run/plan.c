@@ -139,6 +139,9 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 
 	proto->spec.strategy = s;
 	proto->spec.variant = s->name;
+	/* Knobs the strategy does not take are 0: no identity of their own. */
+	proto->spec.threads = s->flags & STRATEGY_THREADS ? r->o->threads : 0;
+	proto->spec.queue_depth = s->flags & STRATEGY_QUEUE_DEPTH ? r->o->queue_depth : 0;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
 	if (strategy_probe(s, r->o->dir, why, sizeof(why))) {
@@ -175,6 +178,8 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 
 	proto->spec.channel = ch;
 	proto->spec.variant = ch->name;
+	proto->spec.threads = 0;
+	proto->spec.queue_depth = 0;
 	proto->spec.batch_lines = batch;
 	proto->spec.buffer = buffer;
 	proto->state = CASE_PENDING;
