@@ -23,7 +23,7 @@
  * strategies/<name>.c, rename its descriptor (strategy_<name>) and .name,
  * and add one line, &strategy_<name>, to the table in strategies/registry.c.
  * That is all: the build declares every descriptor that starts a line as
- * `const struct copy_strategy strategy_<name> = {` (tools/strategy-externs.cmake),
+ * `const struct copy_strategy strategy_<name> = {` (tools/plugin-externs.cmake),
  * and tests/e2e/add_strategy.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
