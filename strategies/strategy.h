@@ -66,7 +66,7 @@ enum strategy_flags {
 
 /*
  * .syscalls is a checked fact, not a wish. It names, comma separated and as
- * harness/syscount.c counts them, the system calls one copy makes inside the
+ * harness/syscount/syscount.c counts them, the system calls one copy makes inside the
  * timed region: a whole file of a few MiB (the test uses 4 MiB) on a local
  * filesystem, the strategy's default buffer, two threads, default queue
  * depth, no COPYBENCH_* environment. A name ending in '?' is made only under
