@@ -13,26 +13,28 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Writes all len bytes, at *off when off is given, else at the offset. */
+struct write_round {
+	int fd;
+	const char *p;
+	const uint64_t *off;	/* NULL: at the file offset */
+};
+
+static ssize_t write_round(const void *arg, uint64_t done, size_t want)
+{
+	const struct write_round *w = arg;
+
+	return w->off ? pwrite(w->fd, w->p + done, want, (off_t)(*w->off + done))
+		      : write(w->fd, w->p + done, want);
+}
+
+/* Writes all len bytes, at *off when off is given, else at the offset: the
+ * loop of move_in_rounds, where a write of nothing is an I/O error. */
 static int write_all(int fd, const void *buf, size_t len, const uint64_t *off)
 {
-	const char *p = buf;
-	size_t done = 0;
+	struct write_round w = { .fd = fd, .p = buf, .off = off };
+	int ret = move_in_rounds(len, SSIZE_MAX, write_round, &w);
 
-	while (done < len) {
-		ssize_t n = off ? pwrite(fd, p + done, len - done, (off_t)(*off + done))
-				: write(fd, p + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return ret == -ENODATA ? -EIO : ret;
 }
 
 int full_pwrite(int fd, const void *buf, size_t len, uint64_t off)

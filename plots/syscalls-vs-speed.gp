@@ -3,7 +3,7 @@
 # sit to the left; whether they also sit higher is the question.
 #
 # bench plot places each label where it overlaps no other label and no
-# point (harness/plot_labels.c), on the axes and plot area fixed here, and
+# point (harness/plot/plot_labels.c), on the axes and plot area fixed here, and
 # gives its position and alignment (-1 right, 0 centre, 1 left).
 #
 # Data (plot-syscalls-vs-speed.dat):

@@ -246,6 +246,6 @@ const struct copy_strategy strategy_parallel = {
 	.name = "parallel",
 	.description = "copy_file_range(2) on 1 MiB-aligned pieces, one pthread each (pread/pwrite fallback)",
 	.syscalls = "copy_file_range,clone3,futex?,pread64?,pwrite64?",
-	.flags = STRATEGY_RANGE | STRATEGY_MULTI_CPU,
+	.flags = STRATEGY_RANGE | STRATEGY_MULTI_CPU | STRATEGY_THREADS,
 	.copy = parallel_copy,
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of strategies, sorted by name. Add one line to the
  * table when you add a file in strategies/; its declaration is generated. */
+#include "registry.h"
 #include "strategy.h"
 
 #include <errno.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 
 /* The extern declaration of every descriptor in strategies/, written at
- * build time by tools/strategy-externs.cmake. */
+ * build time by tools/plugin-externs.cmake. */
 #include "strategy_externs.h"
 
 const struct copy_strategy *const strategy_table[] = {
@@ -32,12 +33,16 @@ const struct copy_strategy *const strategy_table[] = {
 
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
 
+static const char *strategy_name(size_t i)
+{
+	return strategy_table[i]->name;
+}
+
 const struct copy_strategy *strategy_find(const char *name)
 {
-	for (size_t i = 0; i < strategy_count; i++)
-		if (strcmp(strategy_table[i]->name, name) == 0)
-			return strategy_table[i];
-	return NULL;
+	ssize_t i = registry_find(strategy_count, strategy_name, name);
+
+	return i < 0 ? NULL : strategy_table[i];
 }
 
 int strategy_probe(const struct copy_strategy *s, const char *dir,

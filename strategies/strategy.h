@@ -23,7 +23,7 @@
  * strategies/<name>.c, rename its descriptor (strategy_<name>) and .name,
  * and add one line, &strategy_<name>, to the table in strategies/registry.c.
  * That is all: the build declares every descriptor that starts a line as
- * `const struct copy_strategy strategy_<name> = {` (tools/strategy-externs.cmake),
+ * `const struct copy_strategy strategy_<name> = {` (tools/plugin-externs.cmake),
  * and tests/e2e/add_strategy.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
@@ -60,11 +60,13 @@ enum strategy_flags {
 	/* Runs on more than one CPU (threads of its own or the kernel's
 	 * workers): its bound is the all-core memory bandwidth. */
 	STRATEGY_MULTI_CPU = 1u << 7,
+	STRATEGY_THREADS = 1u << 8,	/* honours job->threads */
+	STRATEGY_QUEUE_DEPTH = 1u << 9,	/* honours job->queue_depth */
 };
 
 /*
  * .syscalls is a checked fact, not a wish. It names, comma separated and as
- * harness/syscount.c counts them, the system calls one copy makes inside the
+ * harness/syscount/syscount.c counts them, the system calls one copy makes inside the
  * timed region: a whole file of a few MiB (the test uses 4 MiB) on a local
  * filesystem, the strategy's default buffer, two threads, default queue
  * depth, no COPYBENCH_* environment. A name ending in '?' is made only under

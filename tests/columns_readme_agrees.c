@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * columns_readme_agrees.c - the column list in results/README.md is the one
- * `bench columns --markdown` prints from the table in harness/columns.c:
+ * `bench columns --markdown` prints from the table in harness/results/columns.c:
  * names, types, units and descriptions, in order, to the byte. When a
  * column changes, tools/readme-columns.sh rewrites the README's block.
  */

@@ -5,7 +5,8 @@
  * tables; a file of the previous version (v1) keeps its runs when it is
  * migrated (the new columns get their defaults) and takes new runs; a file
  * from a newer bench is refused, byte for byte untouched; the schema's case
- * columns are the identifying columns of columns.h.
+ * columns are, name by name, the identifying columns of the column table
+ * (v3 added threads and queue_depth, rebuilding the cases and their children).
  */
 #include "columns.h"
 #include "history_internal.h"
@@ -51,10 +52,26 @@ static const char *query_text(sqlite3 *db, const char *sql)
 	return buf;
 }
 
+/* "id," and the column table's identifying columns, in order. */
+static const char *bcase_columns(void)
+{
+	static char buf[512];
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "id");
+
+	for (int i = 0; i < COL_NIDS; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ",%s",
+					columns_id((enum col_id)i)->name);
+	return buf;
+}
+
 static void schema_columns_are_the_ids(void)
 {
+	char why[160] = "";
+
+	CHECK(history_case_cols_agree(why, sizeof(why)));
+	CHECK(why[0] == '\0');
 	for (int i = 0; i < COL_NIDS; i++)
-		CHECK(strcmp(history_case_cols[i], columns_id((enum col_id)i)->name) == 0);
+		CHECK(strcmp(history_case_col(i), columns_id((enum col_id)i)->name) == 0);
 }
 
 static void creation(void)
@@ -73,6 +90,9 @@ static void creation(void)
 	CHECK(strcmp(query_text(raw, "SELECT group_concat(name, ',') FROM pragma_table_info('run')"),
 		     "id,content_hash,folder,commit_sha,branch,started_utc,added_utc,host,kernel,fs_type,cpu_model,build_type,meta_json") == 0);
 	CHECK_EQ_U64(query_int(raw, "SELECT COUNT(*) FROM sample"), 4 * 5);
+	/* The table of cases has exactly the column table's identifying columns. */
+	CHECK(strcmp(query_text(raw, "SELECT group_concat(name, ',') FROM pragma_table_info('bcase')"),
+		     bcase_columns()) == 0);
 	sqlite3_close(raw);
 }
 
@@ -109,8 +129,22 @@ static void migration(void)
 	CHECK_EQ_U64(hrun("add", hsynth_write("r2", &s), "--commit", "c2", "--branch", "main",
 			  "--db", db, (char *)NULL), 0);
 	raw = open_raw(db);
-	CHECK_EQ_U64(query_int(raw, "PRAGMA user_version"), 2);
+	CHECK_EQ_U64(query_int(raw, "PRAGMA user_version"), HISTORY_SCHEMA_VERSION);
 	CHECK_EQ_U64(query_int(raw, "SELECT COUNT(*) FROM run"), 2);
+	/* v3 made the cases anew: the old one kept its id and took '0' knobs,
+	 * its runs' samples still point at it, and the keys still hold. */
+	CHECK(strcmp(query_text(raw, "SELECT group_concat(name, ',') FROM pragma_table_info('bcase')"),
+		     bcase_columns()) == 0);
+	CHECK(strcmp(query_text(raw, "SELECT strategy || '|' || threads || '|' || queue_depth FROM bcase WHERE id = 1"),
+		     "readwrite|0|0") == 0);
+	CHECK_EQ_U64(query_int(raw, "SELECT COUNT(*) FROM pragma_foreign_key_check"), 0);
+	CHECK(sqlite3_exec(raw, "PRAGMA foreign_keys = ON;"
+		"INSERT INTO sample VALUES (1, 999, 1, 1000000, 10.0);", NULL, NULL, NULL) != SQLITE_OK);
+	/* Two cases that differ only in threads are two cases. */
+	CHECK(sqlite3_exec(raw, "INSERT INTO bcase (workload, strategy, dataset, size_bytes,"
+		" buffer_bytes, cache, batch_lines, part_size, fsync, threads, queue_depth)"
+		" VALUES ('copy', 'readwrite', 'random', '1048576', '131072', 'warm', '0', '0', '0', '4', '0')",
+		NULL, NULL, NULL) == SQLITE_OK);
 	CHECK(strcmp(query_text(raw, "SELECT commit_sha || '|' || build_type || '|' || (meta_json IS NULL) FROM run WHERE id = 1"),
 		     "c0||1") == 0);
 	CHECK_EQ_U64(query_int(raw, "SELECT COUNT(*) FROM sample WHERE run_id = 1"), 1);
@@ -122,7 +156,7 @@ static void migration(void)
 	CHECK_EQ_U64(hrun("export", "--table", "runs", "--db", db, (char *)NULL), 0);
 	CHECK(strstr(hout, "\n1,c0,main,2024-01-01T00:00:00Z,vm,6.1.0-test,ext4,Test CPU,,"));
 	raw = open_raw(db);
-	CHECK_EQ_U64(query_int(raw, "PRAGMA user_version"), 2);
+	CHECK_EQ_U64(query_int(raw, "PRAGMA user_version"), HISTORY_SCHEMA_VERSION);
 	sqlite3_close(raw);
 }
 
@@ -134,13 +168,13 @@ static void newer_refused(void)
 	const char *now;
 	sqlite3 *raw = open_raw(db);
 
-	CHECK(sqlite3_exec(raw, "PRAGMA user_version = 3", NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(sqlite3_exec(raw, "PRAGMA user_version = 4", NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_close(raw);
 	now = hslurp(db, &len);
 	before = malloc(len);
 	memcpy(before, now, len);
 	CHECK_EQ_U64(hrun("add", hsynth_path("r1"), "--commit", "c3", "--db", db, (char *)NULL), 2);
-	CHECK(strstr(herr, "history schema version 3 is newer than this bench's 2; use a newer bench; left untouched\n"));
+	CHECK(strstr(herr, "history schema version 4 is newer than this bench's 3; use a newer bench; left untouched\n"));
 	now = hslurp(db, &len2);
 	CHECK(len2 == len && memcmp(now, before, len) == 0);
 	free(before);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * plot_labels_apart.c - the labels of the syscalls-vs-speed chart overlap no
- * other label and no point (harness/plot_labels.c). The points are those of
+ * other label and no point (harness/plot/plot_labels.c). The points are those of
  * the README's chart, where labels put above every point collided
  * (copy_file_range and sendfile, full-buffer and mmap-memcpy, io_uring and
  * splice): the same points with every label above do overlap, so the data

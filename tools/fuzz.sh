@@ -16,10 +16,10 @@ mkdir -p "$out"
 flags=(-std=c17 -D_GNU_SOURCE -DCOPYBENCH_VERSION='"fuzz"' -g -O1
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-Wall -Wextra -Werror
-	-Iharness -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
+	-Iharness/options -Iharness/host -Iharness/syscount -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
 declare -A sources=(
 	[fuzz_parse_size]="lib/units.c"
-	[fuzz_options]="harness/options.c harness/paths.c lib/units.c"
+	[fuzz_options]="harness/options/options.c harness/host/paths.c lib/units.c"
 	[fuzz_csv]="lib/csv.c"
 )
 

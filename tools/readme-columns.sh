@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # readme-columns.sh - rewrite the column list of results/README.md (the block
 # between its `<!-- columns: ... -->` markers) from the table in
-# harness/columns.c, as printed by `bench columns --markdown`. Run it after
+# harness/results/columns.c, as printed by `bench columns --markdown`. Run it after
 # changing a column; the test columns_readme_agrees fails until then.
 #
 #   tools/readme-columns.sh [BENCH]      default build/bench

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - install what is missing, build, and run the whole test suite:
 #   1. release build: every test, the >4 GiB sparse copy included
-#   2. AddressSanitizer + UBSan build: the same suite but the >4 GiB copy
+#   2. AddressSanitizer + UBSan build: the same suite but the >4 GiB copy and
+#      the layering builds (the same in both)
 #   3. libFuzzer targets (clang), 20 s each over their committed corpora
 #   4. valgrind memcheck over the smoke commands of the release build
 #   5. the syscall gate: exact syscall counts against results/baseline/
@@ -28,7 +29,7 @@ ctest --preset release --no-tests=error -j"$jobs"
 echo "== asan+ubsan build and tests" >&2
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
-ctest --preset asan --no-tests=error -j"$jobs" -LE large
+ctest --preset asan --no-tests=error -j"$jobs" -LE "large|layering"
 
 echo "== fuzzing (libFuzzer, clang)" >&2
 tools/fuzz.sh 20

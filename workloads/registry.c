@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* registry.c - the table of workloads. Add a line here to add one. */
+/* registry.c - the table of workloads. Add a line here when you add a file
+ * in workloads/; its declaration is generated. */
+#include "registry.h"
 #include "workload.h"
 
 #include <string.h>
 
-extern const struct workload workload_copy;
-extern const struct workload workload_limit;
-extern const struct workload workload_split;
-extern const struct workload workload_transform;
+/* The extern declaration of every workload descriptor, written at build
+ * time by tools/plugin-externs.cmake. */
+#include "workload_externs.h"
 
 const struct workload *const workload_table[] = {
 	&workload_copy,
@@ -18,12 +19,16 @@ const struct workload *const workload_table[] = {
 
 const size_t workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
 
+static const char *workload_name(size_t i)
+{
+	return workload_table[i]->name;
+}
+
 const struct workload *workload_find(const char *name)
 {
-	for (size_t i = 0; i < workload_count; i++)
-		if (strcmp(workload_table[i]->name, name) == 0)
-			return workload_table[i];
-	return NULL;
+	ssize_t i = registry_find(workload_count, workload_name, name);
+
+	return i < 0 ? NULL : workload_table[i];
 }
 
 const struct workload_variant *workload_variant_find(const struct workload *wl,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * include_one.c - the layering tests compile this file with the include
- * directories of one layer (strategies or workloads) and LAYER_HEADER naming
+ * directories of one layer (strategies, workloads or a room of harness/) and LAYER_HEADER naming
  * one header. A header of a layer above (the harness's syscount.h, which
  * includes only system headers) must not be found, so that build fails; the
  * layer's own contract must be found, so the same file builds: the failure

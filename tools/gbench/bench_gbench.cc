@@ -2,7 +2,7 @@
 /*
  * bench_gbench.cc - the Google Benchmark runner for copybench's strategies.
  *
- * Implements gbench_register() from gbench.h and main(). Every registered
+ * Implements the gbench_register_fn of gbench.h and main(). Every registered
  * case becomes a benchmark with UseManualTime(): the loop runs the case's
  * untimed setup (cache state, fresh destination), times run() alone with a
  * steady clock, and runs the untimed teardown (which verifies the output).
@@ -120,6 +120,7 @@ struct gbench_args gbench_take_args(int *argc, char **argv)
 
 }  // namespace
 
+/* What gbench_copy.c registers its cases through. */
 extern "C" int gbench_register(const struct gbench_case *c)
 {
 	struct gbench_case copy = *c;
@@ -143,7 +144,7 @@ int main(int argc, char **argv)
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 2;
-	err = gbench_copy_register_all(a.dir, a.test_only);
+	err = gbench_copy_register_all(a.dir, a.test_only, gbench_register);
 	if (err) {
 		fprintf(stderr, "bench_gbench: cannot set up the benchmarks in %s: %s\n",
 			a.dir, strerror(-err));

@@ -46,17 +46,18 @@ struct gbench_case {
 	int (*count_syscalls)(void *arg, uint64_t *count);
 };
 
-/* Registers one benchmark. 0 or -ENOMEM. */
-int gbench_register(const struct gbench_case *c);
+/* Registers one benchmark. 0 or -ENOMEM. bench_gbench.cc implements it and
+ * hands it to the C side, which never calls up into C++ by name. */
+typedef int (*gbench_register_fn)(const struct gbench_case *c);
 
 /* gbench_copy.c: the copy benchmarks. */
 /*
- * Registers every available strategy x size x cache state with bench's
- * default knobs, and the buffer sweep of the buffered ones, with the files
- * kept in a new directory under dir. test_only: the test-only strategies too.
- * 0 or -errno.
+ * Registers, through reg, every available strategy x size x cache state with
+ * bench's default knobs, and the buffer sweep of the buffered ones, with the
+ * files kept in a new directory under dir. test_only: the test-only
+ * strategies too. 0 or -errno.
  */
-int gbench_copy_register_all(const char *dir, bool test_only);
+int gbench_copy_register_all(const char *dir, bool test_only, gbench_register_fn reg);
 /* Removes the files and the directory. */
 void gbench_copy_cleanup(void);
 

@@ -69,6 +69,7 @@ struct gcopy_case {
 };
 
 static char gcopy_dir[PATH_MAX - 64];	/* room for "/src-64M" */
+static gbench_register_fn gcopy_reg;	/* bench_gbench.cc's registration */
 static struct gcopy_source gcopy_sources[GCOPY_NSIZES];
 static struct gcopy_case *gcopy_cases;
 static size_t gcopy_ncases;
@@ -250,7 +251,7 @@ static int gcopy_register(struct gcopy_case *c, bool sweep)
 	snprintf(knobs, sizeof(knobs), "buffer=%zu queue_depth=%u threads=%u",
 		 c->buffer, c->queue_depth, c->threads);
 	snprintf(c->dst, sizeof(c->dst), "%s/dst", gcopy_dir);
-	return gbench_register(&g);
+	return gcopy_reg(&g);
 }
 
 /*
@@ -307,7 +308,7 @@ static void gcopy_name_sources(void)
 	}
 }
 
-int gbench_copy_register_all(const char *dir, bool test_only)
+int gbench_copy_register_all(const char *dir, bool test_only, gbench_register_fn reg)
 {
 	size_t max = strategy_count * GCOPY_NSIZES * (1 + GCOPY_NSWEEP) * GCOPY_NCACHES;
 	struct bench_opts o;
@@ -319,6 +320,7 @@ int gbench_copy_register_all(const char *dir, bool test_only)
 		gcopy_dir[0] = '\0';
 		return errno ? -errno : -ENAMETOOLONG;
 	}
+	gcopy_reg = reg;
 	gcopy_name_sources();
 	err = gcopy_bench_defaults(&o);
 	if (err)

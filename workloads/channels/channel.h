@@ -54,10 +54,23 @@ enum channel_flags {
 	CHANNEL_DEVICE_IO = 1u << 0,
 };
 
+/*
+ * A case a channel adds to the transform's default matrix, beyond the one
+ * every channel runs (buffer-sized batches at 64K): the seed article's
+ * comparisons. Per-line sends (batch_lines 1) run on a capped input (the
+ * plan says how much: their cost is per line, not per byte).
+ */
+struct channel_default {
+	unsigned batch_lines;	/* 0: buffer-sized batches; 0 and 0 ends a list */
+	size_t buffer;
+};
+
 struct channel {
 	const char *name;
 	const char *description;	/* one line */
 	unsigned flags;			/* enum channel_flags */
+	/* Its extra cases of the default matrix; NULL: none. */
+	const struct channel_default *defaults;
 	/*
 	 * The calls of open, side, reserve, send, drain and close for one
 	 * stream of a few MiB between the two processes, comma separated: a
@@ -124,5 +137,7 @@ void chan_shared_side(struct channel_conn *conn, enum channel_side side,
 /* tcp.c: a connected loopback pair (fd[0] accepted, fd[1] connecting). */
 int tcp_loopback_pair(struct channel_conn *conn, int nodelay);
 int tcp_loopback_probe(char *why, size_t n);
+/* tcp.c: the default-matrix cases of both TCP channels (per-line sends). */
+extern const struct channel_default tcp_per_line_defaults[];
 
 #endif

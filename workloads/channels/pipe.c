@@ -18,8 +18,15 @@ static int pipe_open(struct channel_conn *conn)
 	return 0;
 }
 
+/* The seed article's pipe: small and large buffers, 5000-line batches,
+ * and one write per line. */
+static const struct channel_default pipe_defaults[] = {
+	{ 0, 8u << 10 }, { 0, 4u << 20 }, { 5000, 64u << 10 }, { 1, 64u << 10 }, { 0, 0 },
+};
+
 const struct channel channel_pipe = {
 	.name = "pipe",
+	.defaults = pipe_defaults,
 	.description = "anonymous pipe of 1 MiB; write(2) batches, read(2)+write(2) into the file",
 	.syscalls = "pipe2,fcntl,write,read,close",
 	.open = pipe_open,

@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of channels, sorted by name. Add a line here when
- * you add a file in workloads/channels/. */
+ * you add a file in workloads/channels/; its declaration is generated. */
 #include "channel.h"
 #include "fileio.h"
+#include "registry.h"
 
 #include <stdio.h>
 
-#include <string.h>
-
-extern const struct channel channel_pipe;
-extern const struct channel channel_shm;
-extern const struct channel channel_shm_direct;
-extern const struct channel channel_tcp;
-extern const struct channel channel_tcp_nodelay;
-extern const struct channel channel_unix;
-extern const struct channel channel_vmsplice;
+/* The extern declaration of every channel descriptor, written at build
+ * time by tools/plugin-externs.cmake. */
+#include "channel_externs.h"
 
 const struct channel *const channel_table[] = {
 	&channel_pipe,
@@ -28,12 +23,16 @@ const struct channel *const channel_table[] = {
 
 const size_t channel_count = sizeof(channel_table) / sizeof(channel_table[0]);
 
+static const char *channel_name(size_t i)
+{
+	return channel_table[i]->name;
+}
+
 const struct channel *channel_find(const char *name)
 {
-	for (size_t i = 0; i < channel_count; i++)
-		if (strcmp(channel_table[i]->name, name) == 0)
-			return channel_table[i];
-	return NULL;
+	ssize_t i = registry_find(channel_count, channel_name, name);
+
+	return i < 0 ? NULL : channel_table[i];
 }
 
 int channel_probe(const struct channel *ch, char *why, size_t n)

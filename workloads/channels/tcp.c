@@ -97,8 +97,14 @@ static int tcp_open(struct channel_conn *conn)
 	return tcp_loopback_pair(conn, 0);
 }
 
+/* One send per line, where Nagle's algorithm shows (tcp-nodelay too). */
+const struct channel_default tcp_per_line_defaults[] = {
+	{ 1, 64u << 10 }, { 0, 0 },
+};
+
 const struct channel channel_tcp = {
 	.name = "tcp",
+	.defaults = tcp_per_line_defaults,
 	.description = "TCP over loopback with Nagle's algorithm on, default buffers",
 	.syscalls = "socket,bind,listen,getsockname,connect,accept4,sendto,read,write,close",
 	.probe = tcp_loopback_probe,

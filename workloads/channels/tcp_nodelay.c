@@ -13,6 +13,7 @@ static int tcp_nodelay_open(struct channel_conn *conn)
 
 const struct channel channel_tcp_nodelay = {
 	.name = "tcp-nodelay",
+	.defaults = tcp_per_line_defaults,
 	.description = "TCP over loopback with TCP_NODELAY on the sender, default buffers",
 	.syscalls = "socket,bind,listen,getsockname,connect,accept4,setsockopt,sendto,read,write,close",
 	.probe = tcp_loopback_probe,

@@ -159,10 +159,8 @@ static const char *const add_sql[ST_COUNT] = {
 		   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	[ST_LABEL] = "INSERT INTO label (run_id, key, value) VALUES (?1, ?2, ?3)",
 	[ST_CASE_NEW] = "INSERT OR IGNORE INTO bcase (" HISTORY_CASE_COLS ")"
-			" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[ST_CASE_ID] = "SELECT id FROM bcase WHERE workload = ?1 AND strategy = ?2 AND"
-		       " dataset = ?3 AND size_bytes = ?4 AND buffer_bytes = ?5 AND cache = ?6"
-		       " AND batch_lines = ?7 AND part_size = ?8 AND fsync = ?9",
+			" VALUES (" HISTORY_CASE_PARAMS ")",
+	[ST_CASE_ID] = "SELECT id FROM bcase WHERE (" HISTORY_CASE_COLS ") = (" HISTORY_CASE_PARAMS ")",
 	[ST_SAMPLE] = "INSERT INTO sample (run_id, case_id, rep, wall_ns, rel)"
 		      " VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_SYSCALL] = "INSERT INTO syscall (run_id, case_id, name, count) VALUES (?1, ?2, ?3, ?4)",

@@ -19,9 +19,10 @@
 
 /*
  * The seed article's transform matrix, used when --batch-lines and --buffer
- * are not given: every channel with buffer-sized batches at 64K; the pipe
- * also with 8K and 4M buffers and with 5000-line batches; per-line sends on
- * the pipe and on TCP with Nagle on and off.
+ * are not given: every channel with buffer-sized batches at 64K, then the
+ * cases each channel adds itself (struct channel's .defaults: the pipe with
+ * 8K and 4M buffers, 5000-line batches and per-line sends; per-line sends
+ * on TCP with Nagle on and off).
  *
  * Per-line sends cost per line, not per byte: their MiB/s stops moving
  * from about 4 MiB of input on (docs/transform-channels.md), and at hundreds
@@ -32,22 +33,8 @@
  */
 #define TRANSFORM_PER_LINE_MAX (4ull << 20)
 
-struct transform_default {
-	const char *channel;	/* NULL: every channel */
-	unsigned batch_lines;
-	size_t buffer;
-	uint64_t max_size;	/* 0: the size asked for */
-};
-
-static const struct transform_default transform_matrix[] = {
-	{ NULL, 0, 64u << 10, 0 },
-	{ "pipe", 0, 8u << 10, 0 },
-	{ "pipe", 0, 4u << 20, 0 },
-	{ "pipe", 5000, 64u << 10, 0 },
-	{ "pipe", 1, 64u << 10, TRANSFORM_PER_LINE_MAX },
-	{ "tcp", 1, 64u << 10, TRANSFORM_PER_LINE_MAX },
-	{ "tcp-nodelay", 1, 64u << 10, TRANSFORM_PER_LINE_MAX },
-};
+/* The case every channel runs in the default matrix. */
+static const struct channel_default transform_every_channel = { 0, 64u << 10 };
 
 static struct dataset *plan_dataset(struct runner *r, enum dataset_kind kind,
 				    uint64_t size, uint64_t seed)
@@ -139,6 +126,9 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 
 	proto->spec.strategy = s;
 	proto->spec.variant = s->name;
+	/* Knobs the strategy does not take are 0: no identity of their own. */
+	proto->spec.threads = s->flags & STRATEGY_THREADS ? r->o->threads : 0;
+	proto->spec.queue_depth = s->flags & STRATEGY_QUEUE_DEPTH ? r->o->queue_depth : 0;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
 	if (strategy_probe(s, r->o->dir, why, sizeof(why))) {
@@ -175,6 +165,8 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 
 	proto->spec.channel = ch;
 	proto->spec.variant = ch->name;
+	proto->spec.threads = 0;
+	proto->spec.queue_depth = 0;
 	proto->spec.batch_lines = batch;
 	proto->spec.buffer = buffer;
 	proto->state = CASE_PENDING;
@@ -191,6 +183,19 @@ static int plan_channel_case(struct runner *r, size_t *cap, struct bench_case *p
 	return plan_add(r, cap, proto);
 }
 
+/* One case of the default matrix; per-line sends on a capped input. */
+static int plan_channel_default(struct runner *r, size_t *cap, const struct bench_case *proto,
+				const struct channel *ch, const struct channel_default *t)
+{
+	struct bench_case one = *proto;
+
+	if (t->batch_lines == 1 && one.spec.size > TRANSFORM_PER_LINE_MAX) {
+		one.spec.size = TRANSFORM_PER_LINE_MAX;
+		one.size_capped = true;
+	}
+	return plan_channel_case(r, cap, &one, ch, t->batch_lines, t->buffer);
+}
+
 static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *proto,
 			      const struct channel *ch)
 {
@@ -198,21 +203,11 @@ static int plan_channel_cases(struct runner *r, size_t *cap, struct bench_case *
 	int err = 0;
 
 	if (!o->batch_lines.n && !o->buffers.n) {
-		for (size_t i = 0; i < sizeof(transform_matrix) / sizeof(transform_matrix[0]); i++) {
-			const struct transform_default *t = &transform_matrix[i];
-			struct bench_case one = *proto;
-
-			if (t->channel && strcmp(t->channel, ch->name))
-				continue;
-			if (t->max_size && one.spec.size > t->max_size) {
-				one.spec.size = t->max_size;
-				one.size_capped = true;
-			}
-			err = plan_channel_case(r, cap, &one, ch, t->batch_lines, t->buffer);
-			if (err)
-				return err;
-		}
-		return 0;
+		err = plan_channel_default(r, cap, proto, ch, &transform_every_channel);
+		for (const struct channel_default *t = ch->defaults;
+		     !err && t && (t->batch_lines || t->buffer); t++)
+			err = plan_channel_default(r, cap, proto, ch, t);
+		return err;
 	}
 	for (size_t b = 0; b < (o->batch_lines.n ? o->batch_lines.n : 1); b++) {
 		for (size_t u = 0; u < (o->buffers.n ? o->buffers.n : 1); u++) {

@@ -19,22 +19,6 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* ------------------------------------------------------------ summary -- */
-
-void report_status(const struct bench_case *c, char *out, size_t n)
-{
-	switch (c->state) {
-	case CASE_UNAVAILABLE:
-		snprintf(out, n, "unavailable: %s", c->why);
-		break;
-	case CASE_FAILED:
-		snprintf(out, n, "failed: %s", c->why);
-		break;
-	default:
-		snprintf(out, n, c->nruns ? "ok" : "not run");
-	}
-}
-
 /* ------------------------------------------------------------ CSV ------ */
 
 static void csv_header(struct csv_writer *w, enum col_file f)

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.h - the steps of `bench [options]` (cmd_run.c), which `bench --fs`
- * (run_fs.c) takes once per filesystem before measuring them all together.
+ * run.h - the steps of `bench [options]` (run_steps.c), which cmd_run.c
+ * takes once and `bench --fs` (run_fs.c) once per filesystem before
+ * measuring them all together.
  */
 #ifndef COPYBENCH_RUN_H
 #define COPYBENCH_RUN_H
 
 #include "runner.h"
 
+/* --out and the --export-* files can be written. 0, or 2 after one line. */
+int run_check_outputs(const struct bench_opts *o);
 /* Bytes free for bench in dir; UINT64_MAX when it cannot tell. */
 uint64_t run_dir_free(const char *dir);
 /* mkdir -p --dir; what it made goes to made. 0, or 2 after one line. */

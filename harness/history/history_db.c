@@ -26,13 +26,78 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const history_case_cols[COL_NIDS] = {
-	"workload", "strategy", "dataset", "size_bytes", "buffer_bytes", "cache",
-	"batch_lines", "part_size", "fsync",
-};
-_Static_assert(COL_NIDS == 9, "a new identifying column needs a schema migration in history_db.c");
+const char *history_case_col(int i)
+{
+	return columns_id((enum col_id)i)->name;
+}
+
+/* The next name of a comma-separated list (skipping "b." and blanks) into
+ * out; false at the end. */
+static bool next_name(const char **p, char *out, size_t n)
+{
+	size_t len;
+
+	*p += strspn(*p, " ,");
+	if (!**p)
+		return false;
+	if (strncmp(*p, "b.", 2) == 0)
+		*p += 2;
+	len = strcspn(*p, " ,");
+	snprintf(out, n, "%.*s", (int)len, *p);
+	*p += len;
+	return true;
+}
+
+static bool list_agrees(const char *list, const char *what, char *why, size_t n)
+{
+	const char *p = list;
+	char name[64];
+	int i = 0;
+
+	for (; next_name(&p, name, sizeof(name)); i++) {
+		if (i >= COL_NIDS || strcmp(name, history_case_col(i))) {
+			snprintf(why, n, "%s names '%s' where the column table has '%s'", what, name,
+				 i < COL_NIDS ? history_case_col(i) : "nothing");
+			return false;
+		}
+	}
+	if (i < COL_NIDS) {
+		snprintf(why, n, "%s lacks the identifying column '%s'", what, history_case_col(i));
+		return false;
+	}
+	return true;
+}
+
+/* HISTORY_CASE_PARAMS is ?1 to ?COL_NIDS. */
+static bool params_agree(char *why, size_t n)
+{
+	const char *p = HISTORY_CASE_PARAMS;
+	char name[64], want[16];
+	int i = 0;
+
+	for (; next_name(&p, name, sizeof(name)); i++) {
+		snprintf(want, sizeof(want), "?%d", i + 1);
+		if (strcmp(name, want))
+			break;
+	}
+	if (i == COL_NIDS && !*p)
+		return true;
+	snprintf(why, n, "HISTORY_CASE_PARAMS has not one parameter per identifying column (%d)",
+		 COL_NIDS);
+	return false;
+}
+
+bool history_case_cols_agree(char *why, size_t n)
+{
+	return list_agrees(HISTORY_CASE_COLS, "HISTORY_CASE_COLS", why, n) &&
+	       list_agrees(HISTORY_CASE_COLS_B, "HISTORY_CASE_COLS_B", why, n) &&
+	       params_agree(why, n);
+}
 
 /* ------------------------------------------------------------ schema -- */
+
+/* bcase's identifying columns in versions 1 and 2 (history: never changes). */
+#define HISTORY_V1_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync"
 
 /* migration[v - 1] takes a file from version v - 1 to v. */
 static const char *const migration[HISTORY_SCHEMA_VERSION] = {
@@ -47,7 +112,7 @@ static const char *const migration[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE bcase (id INTEGER PRIMARY KEY, workload TEXT NOT NULL,"
 	" strategy TEXT NOT NULL, dataset TEXT NOT NULL, size_bytes TEXT NOT NULL,"
 	" buffer_bytes TEXT NOT NULL, cache TEXT NOT NULL, batch_lines TEXT NOT NULL,"
-	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, UNIQUE (" HISTORY_CASE_COLS "));"
+	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, UNIQUE (" HISTORY_V1_CASE_COLS "));"
 	"CREATE TABLE sample (run_id INTEGER NOT NULL REFERENCES run(id),"
 	" case_id INTEGER NOT NULL REFERENCES bcase(id), rep INTEGER NOT NULL,"
 	" wall_ns REAL NOT NULL, rel REAL, PRIMARY KEY (run_id, case_id, rep));"
@@ -62,22 +127,52 @@ static const char *const migration[HISTORY_SCHEMA_VERSION] = {
 	 * class a run is compared within, and meta.json kept whole. */
 	"ALTER TABLE run ADD COLUMN build_type TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE run ADD COLUMN meta_json TEXT;",
+	/* v3: threads and queue_depth identify a case. A UNIQUE constraint
+	 * cannot be altered, so bcase is made anew, with its children (which
+	 * point at the new table, renamed in the end: SQLite rewrites their
+	 * references); earlier cases took neither knob: '0'. */
+	"CREATE TABLE bcase3 (id INTEGER PRIMARY KEY, workload TEXT NOT NULL,"
+	" strategy TEXT NOT NULL, dataset TEXT NOT NULL, size_bytes TEXT NOT NULL,"
+	" buffer_bytes TEXT NOT NULL, cache TEXT NOT NULL, batch_lines TEXT NOT NULL,"
+	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, threads TEXT NOT NULL DEFAULT '0',"
+	" queue_depth TEXT NOT NULL DEFAULT '0', UNIQUE (" HISTORY_CASE_COLS "));"
+	"INSERT INTO bcase3 (id, " HISTORY_V1_CASE_COLS ") SELECT id, " HISTORY_V1_CASE_COLS " FROM bcase;"
+	"CREATE TABLE sample3 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase3(id), rep INTEGER NOT NULL,"
+	" wall_ns REAL NOT NULL, rel REAL, PRIMARY KEY (run_id, case_id, rep));"
+	"INSERT INTO sample3 SELECT run_id, case_id, rep, wall_ns, rel FROM sample;"
+	"CREATE TABLE syscall3 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase3(id), name TEXT NOT NULL,"
+	" count INTEGER NOT NULL, PRIMARY KEY (run_id, case_id, name));"
+	"INSERT INTO syscall3 SELECT run_id, case_id, name, count FROM syscall;"
+	"CREATE TABLE outcome3 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase3(id), status TEXT NOT NULL,"
+	" class TEXT NOT NULL, verified_runs INTEGER NOT NULL, PRIMARY KEY (run_id, case_id));"
+	"INSERT INTO outcome3 SELECT run_id, case_id, status, class, verified_runs FROM outcome;"
+	"DROP TABLE sample; DROP TABLE syscall; DROP TABLE outcome; DROP TABLE bcase;"
+	"ALTER TABLE bcase3 RENAME TO bcase; ALTER TABLE sample3 RENAME TO sample;"
+	"ALTER TABLE syscall3 RENAME TO syscall; ALTER TABLE outcome3 RENAME TO outcome;"
+	"CREATE INDEX sample_by_case ON sample (case_id, run_id);",
 };
 
+#define RUN_V2 RUN_V1 ",build_type,meta_json"
 #define RUN_V1 "id,content_hash,folder,commit_sha,branch,started_utc,added_utc,host,kernel,fs_type,cpu_model"
+
+#define SAMPLE_COLS "run_id,case_id,rep,wall_ns,rel"
+#define SYSCALL_COLS "run_id,case_id,name,count"
+#define OUTCOME_COLS "run_id,case_id,status,class,verified_runs"
 
 /* The columns of every table, as they are at each version. */
 static const struct {
 	const char *name;
 	const char *cols[HISTORY_SCHEMA_VERSION];
 } schema[] = {
-	{ "run", { RUN_V1, RUN_V1 ",build_type,meta_json" } },
-	{ "label", { "run_id,key,value", "run_id,key,value" } },
-	{ "bcase", { "id," HISTORY_CASE_COLS, "id," HISTORY_CASE_COLS } },
-	{ "sample", { "run_id,case_id,rep,wall_ns,rel", "run_id,case_id,rep,wall_ns,rel" } },
-	{ "syscall", { "run_id,case_id,name,count", "run_id,case_id,name,count" } },
-	{ "outcome", { "run_id,case_id,status,class,verified_runs",
-		       "run_id,case_id,status,class,verified_runs" } },
+	{ "run", { RUN_V1, RUN_V2, RUN_V2 } },
+	{ "label", { "run_id,key,value", "run_id,key,value", "run_id,key,value" } },
+	{ "bcase", { "id," HISTORY_V1_CASE_COLS, "id," HISTORY_V1_CASE_COLS, "id," HISTORY_CASE_COLS } },
+	{ "sample", { SAMPLE_COLS, SAMPLE_COLS, SAMPLE_COLS } },
+	{ "syscall", { SYSCALL_COLS, SYSCALL_COLS, SYSCALL_COLS } },
+	{ "outcome", { OUTCOME_COLS, OUTCOME_COLS, OUTCOME_COLS } },
 };
 
 /* ---------------------------------------------------------- messages -- */
@@ -401,9 +496,12 @@ static int open_at(struct history_db *h, const char *path, bool create,
 {
 	struct stat st;
 	int version = 0;
+	char why[160];
 
 	memset(h, 0, sizeof(*h));
 	h->path = path;
+	if (!history_case_cols_agree(why, sizeof(why)))
+		return refuse(io, path, "this bench is inconsistent: %s", why);
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return refuse(io, path, "not a copybench history database (not a regular file)");

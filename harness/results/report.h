@@ -25,7 +25,5 @@ int report_write_exports(const struct runner *r, const struct case_summary *sums
 			 const char *results_dir);
 /* summary.csv's content on f (for --format csv). */
 int report_print_csv(FILE *f, const struct runner *r, const struct case_summary *sums);
-/* "ok", "failed: ..." or "unavailable: ..." */
-void report_status(const struct bench_case *c, char *out, size_t n);
 
 #endif

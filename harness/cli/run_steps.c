@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_run.c - `bench [options]`: plan the cases, make the datasets, run
- * every case interleaved, write results and print the table.
+ * run_steps.c - the steps of `bench [options]` (run.h): check where the
+ * results go, plan the cases, make the datasets, run every case interleaved,
+ * write results and print the table. cmd_run.c takes them once; `bench --fs`
+ * (run_fs.c) once per filesystem.
  */
 #include "columns.h"
 #include "commands.h"
@@ -518,29 +520,9 @@ out_restore:
 	return ret;
 }
 
-int cmd_run(int argc, char **argv)
+int run_check_outputs(const struct bench_opts *o)
 {
-	struct bench_opts o;
-	struct runner r = { .o = &o };
-	int ret;
+	int ret = check_out_dir(o->out);
 
-	clock_gettime(CLOCK_REALTIME, &r.times.start);
-	costs_begin(&r.costs, runner_now_ns());
-	ret = options_parse(argc, argv, &o);
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	ret = check_out_dir(o.out);
-	if (!ret)
-		ret = check_exports(&o);
-	if (ret)
-		return ret;
-	if (o.fs.n)
-		return run_filesystems(&o);
-	progress_init(&r.progress, o.quiet);
-	ret = run_prepare(&r);
-	if (!ret)
-		ret = run_measure(&r);
-	runner_remove_workdir(&r);
-	run_free(&r);
-	return ret;
+	return ret ? ret : check_exports(o);
 }

@@ -25,15 +25,22 @@
 #include <stdio.h>
 
 /* The schema this bench writes; older files are migrated up to it. */
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 /* PRAGMA application_id of a copybench history: "cbhi". */
 #define HISTORY_APP_ID 0x63626869
 /* How long a writer waits for another one before giving up. */
 #define HISTORY_BUSY_MS 60000
 #define HISTORY_DEFAULT_DB "results/history.sqlite"
-/* The identifying columns of table bcase: those of columns.h, in order. */
-#define HISTORY_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync"
-#define HISTORY_CASE_COLS_B "b.workload, b.strategy, b.dataset, b.size_bytes, b.buffer_bytes, b.cache, b.batch_lines, b.part_size, b.fsync"
+/*
+ * The identifying columns of table bcase, as the SQL of the queries names
+ * them: those of the column table (results/columns.c), in order. Opening a
+ * history checks them name by name against that table (history_db.c), and
+ * a new identifying column needs a migration there.
+ */
+#define HISTORY_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync,threads,queue_depth"
+#define HISTORY_CASE_COLS_B "b.workload, b.strategy, b.dataset, b.size_bytes, b.buffer_bytes, b.cache, b.batch_lines, b.part_size, b.fsync, b.threads, b.queue_depth"
+/* One parameter per identifying column, for the values of a case. */
+#define HISTORY_CASE_PARAMS "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11"
 /* The runs of one class (and branch, when :branch is not NULL), as r. */
 #define HISTORY_CLASS_WHERE "r.host = :host AND r.kernel = :kernel AND r.fs_type = :fs AND r.build_type = :build AND (:branch IS NULL OR r.branch = :branch)"
 
@@ -81,7 +88,12 @@ sqlite3_stmt *history_db_prepare(struct history_db *h, const char *sql,
 /* Says that a step of h failed (sqlite's message), once. -1. */
 int history_db_fail(struct history_db *h, const struct history_io *io, const char *what);
 /* The identifying columns of a case, in the schema's order (those of columns.h). */
-extern const char *const history_case_cols[COL_NIDS];
+/* bcase's identifying column i: the column table's name for it. */
+const char *history_case_col(int i);
+/* HISTORY_CASE_COLS, HISTORY_CASE_COLS_B and HISTORY_CASE_PARAMS follow the
+ * column table's identifying columns. true, or false with the first
+ * difference in why. */
+bool history_case_cols_agree(char *why, size_t n);
 
 /* -------------------------------------------------- history_folder.c -- */
 

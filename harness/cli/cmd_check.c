@@ -56,19 +56,6 @@ static int parse_alpha(const char *s, double *out)
 	return 0;
 }
 
-int check_parse_format(const char *s, enum check_format *f)
-{
-	static const char *const names[] = { "table", "csv", "json", "markdown" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum check_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int parse_ref(const char *s, enum check_ref *r)
 {
 	static const char *const names[] = { "cases", "memcpy", "absolute" };

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_run.c - `bench [options]`: parse the options, then take the steps of a
+ * run (run_steps.c) here, or once per filesystem with --fs (run_fs.c).
+ */
+#include "commands.h"
+#include "run.h"
+
+#include <time.h>
+
+int cmd_run(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct runner r = { .o = &o };
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &r.times.start);
+	costs_begin(&r.costs, runner_now_ns());
+	ret = options_parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = run_check_outputs(&o);
+	if (ret)
+		return ret;
+	if (o.fs.n)
+		return run_filesystems(&o);
+	progress_init(&r.progress, o.quiet);
+	ret = run_prepare(&r);
+	if (!ret)
+		ret = run_measure(&r);
+	runner_remove_workdir(&r);
+	run_free(&r);
+	return ret;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# add_plugins.sh - adding a strategy takes one new file and one line in the
+# table of strategies/registry.c; adding a workload one new file and one line
+# in workloads/registry.c; adding a column one line in the column table of
+# harness/results/columns.c, as docs/contributing.md says.
+#
+# In a scratch copy of the source tree: strategies/readwrite.c is copied to
+# strategies/copy_again.c and workloads/copy.c to workloads/copy_twice.c with
+# their descriptors and names renamed, one line is added to each table and
+# one column (rep_again, the run's number) to runs.csv's, and nothing else
+# changes. The tree is configured and `bench` built there; `bench list` must
+# show copy-again, a benchmark of it must verify 5 of 5 runs, the workload
+# copy-twice must run and verify, and runs.csv must carry rep_again equal to
+# rep. Needs cmake and a C compiler (skip otherwise); the copy is the tracked
+# files (git ls-files) when SOURCE_DIR is a checkout.
+set -u
+src=${SOURCE_DIR:?SOURCE_DIR must name the source tree}
+work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-add-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+command -v cmake >/dev/null || { echo "skip: cmake is not installed"; exit 77; }
+
+# The scratch tree: the tracked files, or everything but build output.
+mkdir "$work/tree"
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$src" ls-files -z | (cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$work/tree"
+else
+	(cd "$src" && tar --exclude='./build*' --exclude='./results/2*' -cf - .) | tar -xf - -C "$work/tree"
+fi
+t=$work/tree
+cp "$t/strategies/registry.c" "$work/registry.c.orig"
+
+# The one new file and the one new line.
+sed -e 's/\bstrategy_readwrite\b/strategy_copy_again/' -e 's/\.name = "readwrite"/.name = "copy-again"/' \
+	"$t/strategies/readwrite.c" >"$t/strategies/copy_again.c"
+sed -i 's/^\t&strategy_readwrite,$/&\n\t\&strategy_copy_again,/' "$t/strategies/registry.c"
+added=$(diff "$work/registry.c.orig" "$t/strategies/registry.c" | grep -c '^>')
+removed=$(diff "$work/registry.c.orig" "$t/strategies/registry.c" | grep -c '^<')
+[ "$added" -eq 1 ] && [ "$removed" -eq 0 ] && ok || no "registry.c changed by +$added -$removed lines, expected +1"
+grep -q '^const struct copy_strategy strategy_copy_again = {' "$t/strategies/copy_again.c" && ok ||
+	no "the copied file has no strategy_copy_again descriptor"
+
+# A workload: one new file and one line in its table.
+cp "$t/workloads/registry.c" "$work/wregistry.c.orig"
+sed -e 's/\bworkload_copy\b/workload_copy_twice/' -e 's/\.name = "copy"/.name = "copy-twice"/' \
+	"$t/workloads/copy.c" >"$t/workloads/copy_twice.c"
+sed -i 's/^\t&workload_copy,$/&\n\t\&workload_copy_twice,/' "$t/workloads/registry.c"
+[ "$(diff "$work/wregistry.c.orig" "$t/workloads/registry.c" | grep -c '^[<>]')" -eq 1 ] && ok ||
+	no "workloads/registry.c did not change by exactly one added line"
+
+# A column: one line in the column table.
+cols=$t/harness/results/columns.c
+cp "$cols" "$work/columns.c.orig"
+sed -i 's/^\t{ "rep", COL_U64, .*RUN(rep) },$/&\n\t{ "rep_again", COL_U64, 0, false, ROLE_MEASURE, "", "the run'"'"'s number again", RUN(rep) },/' "$cols"
+[ "$(diff "$work/columns.c.orig" "$cols" | grep -c '^>')" -eq 1 ] &&
+	[ "$(diff "$work/columns.c.orig" "$cols" | grep -c '^<')" -eq 0 ] && ok ||
+	no "columns.c did not change by exactly one added line"
+
+cmake -S "$t" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >"$work/configure.log" 2>&1 &&
+	cmake --build "$work/build" --target bench -j2 >"$work/build.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || no "the tree with the new strategy does not build: $(tail -n 5 "$work/configure.log" "$work/build.log")"
+b=$work/build/bench
+if [ $rc -eq 0 ]; then
+	"$b" list --dir "$work" >"$work/list" 2>&1
+	grep -q '^  copy-again  *available ' "$work/list" && ok || no "bench list does not show copy-again: $(cat "$work/list")"
+	"$b" --strategy copy-again --size 1M --no-limits --dir "$work/data" --out "$work/res" >"$work/out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok || no "bench --strategy copy-again exit $rc: $(cat "$work/out")"
+	grep -Eq '^  copy-again .* ([0-9]+)/\1 ' "$work/out" && ok || no "not every run verified: $(cat "$work/out")"
+	"$b" --workload copy-twice --strategy readwrite --size 1M --repeat 3 --no-limits --syscalls off \
+		--dir "$work/data" --out "$work/res2" >"$work/out2" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok || no "bench --workload copy-twice exit $rc: $(cat "$work/out2")"
+	[ "$(grep -c '^copy-twice,readwrite,' "$work/res2/summary.csv")" -eq 1 ] &&
+		grep -Eq '^  readwrite .* ([0-9]+)/\1 ' "$work/out2" && ok || no "copy-twice did not run and verify: $(cat "$work/out2")"
+	# rep_again is the column after rep, and equal to it on every row
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; ok = ($(r + 1) == "rep_again"); next }
+		$r != $(r + 1) { ok = 0 } END { exit !(ok && NR > 1) }' "$work/res2/runs.csv" && ok ||
+		no "runs.csv has no rep_again equal to rep: $(head -n 2 "$work/res2/runs.csv")"
+fi
+
+echo "add_strategy_workload_column: $pass passed, $fail failed"
+[ $fail -eq 0 ]
