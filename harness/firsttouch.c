@@ -10,7 +10,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define FT_BYTES (8u << 20)
+/* small: bench may run in a memory cgroup of a few tens of MiB */
+#define FT_BYTES_4K (1u << 20)
 #define FT_ROUNDS 3
 #define FT_PAGE 4096u
 #define FT_HUGE (2u << 20)
@@ -40,13 +41,13 @@ static long anon_huge_kb(void)
 }
 
 /*
- * One round: a fresh FT_BYTES mapping, one byte written per 4 KiB; µs per
- * 4 KiB, or -1 when it could not be had (huge: the kernel gave fewer huge
- * pages than asked).
+ * One round: a fresh mapping (FT_BYTES_4K, or one huge page), one byte
+ * written per 4 KiB; µs per 4 KiB, or -1 when it could not be had (huge:
+ * the kernel gave no huge page).
  */
 static double touch_round(bool huge)
 {
-	size_t map_len = FT_BYTES + FT_HUGE;
+	size_t bytes = huge ? FT_HUGE : FT_BYTES_4K, map_len = bytes + FT_HUGE;
 	char *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *p;
 	long huge0 = 0, huge1 = 0;
@@ -55,18 +56,18 @@ static double touch_round(bool huge)
 	if (map == MAP_FAILED)
 		return -1;
 	p = (char *)(((uintptr_t)map + FT_HUGE - 1) & ~(uintptr_t)(FT_HUGE - 1));
-	if (madvise(p, FT_BYTES, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) && huge)
+	if (madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) && huge)
 		goto out_unmap_none;
 	huge0 = anon_huge_kb();
 	t0 = now_ns();
-	for (size_t off = 0; off < FT_BYTES; off += FT_PAGE)
+	for (size_t off = 0; off < bytes; off += FT_PAGE)
 		((volatile char *)p)[off] = 1;
 	t1 = now_ns();
 	huge1 = anon_huge_kb();
 	munmap(map, map_len);
-	if (huge && (huge0 < 0 || huge1 - huge0 < (long)(FT_BYTES >> 10)))
+	if (huge && (huge0 < 0 || huge1 - huge0 < (long)(bytes >> 10)))
 		return -1;
-	return (double)(t1 - t0) / 1e3 / (FT_BYTES / FT_PAGE);
+	return (double)(t1 - t0) / 1e3 / (bytes / FT_PAGE);
 out_unmap_none:
 	munmap(map, map_len);
 	return -1;
