@@ -265,11 +265,24 @@ void machine_collect_at(const char *root, struct machine_facts *m)
 	detect_damon(root, m);
 	read_loadavg(root, m);
 	read_meminfo(root, m);
+	m->first_touch.us_4k = m->first_touch.us_huge = -1;
 }
 
 void machine_collect(struct machine_facts *m)
 {
 	machine_collect_at("", m);
+}
+
+/* Once per process: every filesystem of --fs shows the same figure. */
+void machine_measure(struct machine_facts *m)
+{
+	static struct first_touch measured;
+	static bool done;
+
+	if (!done)
+		first_touch_measure(&measured);
+	done = true;
+	m->first_touch = measured;
 }
 
 /* Appends "; " and one formatted fact to out. */

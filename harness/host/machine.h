@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "firsttouch.h"
+
 struct machine_facts {
 	/* "none", or the hypervisor as systemd-detect-virt names it ("kvm",
 	 * "qemu", "vmware", "microsoft", "oracle", "xen", "amazon", "google",
@@ -47,10 +49,15 @@ struct machine_facts {
 	double loadavg[3];		/* 1, 5 and 15 minutes; -1 unknown */
 	int64_t mem_total_kb;		/* /proc/meminfo MemTotal */
 	int64_t swap_total_kb;		/* /proc/meminfo SwapTotal */
+	/* Fresh memory's first-touch cost (firsttouch.h): measured by
+	 * machine_measure(), not read; unknown (< 0) until then. */
+	struct first_touch first_touch;
 };
 
 /* Reads the facts of this machine. */
 void machine_collect(struct machine_facts *m);
+/* Measures the facts that are timed, not read: fresh memory's first touch. */
+void machine_measure(struct machine_facts *m);
 /*
  * The same under another root: every /proc and /sys path is read below
  * root ("" for the machine itself). For tests of the parsing.

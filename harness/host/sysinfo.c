@@ -51,5 +51,6 @@ void sysinfo_collect(const char *dir, struct sysinfo_env *env)
 	snprintf(env->fs_type, sizeof(env->fs_type), "%s", env->fs.type);
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	machine_collect(&env->machine);
+	machine_measure(&env->machine);
 	env->ncpu = ncpu > 0 ? (unsigned)ncpu : 1;
 }

@@ -260,7 +260,7 @@ static const struct column env_cols[] = {
 	{ "kernel", COL_STR, 0, false, ROLE_ENV, "", "kernel release (uname -r)", ENV(kernel) },
 	{ "fs_type", COL_STR, 0, false, ROLE_ENV, "", "filesystem the case ran on: the one under `--dir`, or its `--fs` filesystem", ENV(fs_type) },
 	{ "cpu_model", COL_STR, 0, false, ROLE_ENV, "", "CPU model name", ENV(cpu_model) },
-	{ "fs_options", COL_STR, 0, true, ROLE_ENV, "", "`bench --fs`: how bench made the filesystem under test (mkfs options, size, loop device); empty when bench did not make it", ENV(fs_options) },
+	{ "fs_options", COL_STR, 0, true, ROLE_ENV, "", "`bench --fs`: the filesystem under test: how bench made it (mkfs options, image size, loop device and its direct I/O) or that it did not, its block size and mount options; empty without --fs", ENV(fs_options) },
 };
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))

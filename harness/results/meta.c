@@ -152,6 +152,14 @@ static void kv_int_or_null(struct json_out *j, const char *key, int64_t v)
 		json_kv_i64(j, key, v);
 }
 
+static void kv_dbl_or_null(struct json_out *j, const char *key, double v, int decimals)
+{
+	if (v < 0)
+		json_kv_null(j, key);
+	else
+		json_kv_dbl(j, key, v, decimals);
+}
+
 static void kv_tristate(struct json_out *j, const char *key, int v)
 {
 	if (v < 0)
@@ -178,6 +186,8 @@ static void meta_machine(struct json_out *j, const struct machine_facts *m)
 	json_kv_str(j, "transparent_hugepage", m->thp);
 	json_kv_str(j, "transparent_hugepage_defrag", m->thp_defrag);
 	kv_tristate(j, "damon_active", m->damon_active);
+	kv_dbl_or_null(j, "first_touch_us_4k", m->first_touch.us_4k, 3);
+	kv_dbl_or_null(j, "first_touch_us_huge", m->first_touch.us_huge, 3);
 	json_begin_inline_array(j, "loadavg");
 	for (int i = 0; i < 3; i++)
 		json_kv_dbl(j, NULL, m->loadavg[i], 2);

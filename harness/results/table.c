@@ -195,6 +195,19 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 	}
 }
 
+/* What fresh memory costs here: strategies that allocate inside the clock pay it. */
+static void print_first_touch(FILE *f, const struct first_touch *ft)
+{
+	char huge[64] = "no huge pages here";
+
+	if (ft->us_4k < 0)
+		return;
+	if (ft->us_huge >= 0)
+		snprintf(huge, sizeof(huge), "%.2f µs per 4 KiB on huge pages", ft->us_huge);
+	fprintf(f, "fresh memory: first touch %.2f µs per 4 KiB page, %s (paid inside the clock by strategies that allocate)\n",
+		ft->us_4k, huge);
+}
+
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
@@ -204,6 +217,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 		goto out_free;
 	fprintf(f, "copybench on %s · %s · %s under test · %s\n", r->env.host,
 		r->env.kernel, r->env.fs_type, r->env.cpu_model);
+	print_first_touch(f, &r->env.machine.first_touch);
 	for (size_t i = 0; i < r->ncases; i++) {
 		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
 			continue;
