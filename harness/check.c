@@ -22,6 +22,10 @@
  *    times its robust spread (1.4826 MAD / median, the larger side's): a
  *    case that varies by s within one invocation drifts by about 2 s
  *    between invocations on a VM (docs/noise.md).
+ *  - a change every copy case shares cancels out of the per-case verdicts,
+ *    so it is judged on its own against memcpy (judge_shared): a shared
+ *    slowdown that memcpy did not show fails the check; one memcpy shows
+ *    too is the machine.
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */
@@ -147,9 +151,11 @@ static void compare_timing(const struct check_report *rep, struct check_row *r,
 							 robust_spread(c->wall, r->nc)));
 	r->abs_change = r->change;
 	r->abs_pg = r->pg;
+	r->abs_pl = r->pl;
 	if (x != c->wall && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
 		r->abs_change = r->c_med / r->b_med - 1;
 		r->abs_pg = rr.p_greater;
+		r->abs_pl = rr.p_less;
 	}
 out_free:
 	free(scaled);
@@ -354,6 +360,12 @@ static double machine_change(const struct check_report *rep)
 	return sample_median(v, n);
 }
 
+static const char *const shared_word[] = {
+	[SHARED_SLOWDOWN] = "shared slowdown", [SHARED_IMPROVEMENT] = "shared improvement",
+	[SHARED_MACHINE] = "the machine changed",
+	[SHARED_UNKNOWN] = "a shared change not judged (no memcpy rows)",
+};
+
 static const char *const ref_words[] = {
 	[REF_CASES] = "relative to the other cases",
 	[REF_MEMCPY] = "relative to the in-run memcpy",
@@ -382,26 +394,85 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 	if (len < cap && !isnan(rep->machine))
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
+	if (len < cap && rep->shared != SHARED_NONE)
+		len += (size_t)snprintf(s + len, cap - len, "; %s",
+					shared_word[rep->shared]);
 	if (len < cap)
 		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
 }
 
 /*
- * Relative to the other cases, a change that every case shares is not
- * judged: say so when it is larger than the threshold, with what memcpy
- * did (it runs none of the copies' code: if it moved too, the machine did).
+ * Relative to the other cases, a change that every case shares cancels out
+ * of each case's verdict, so it is judged on its own here. When most copy
+ * cases moved the same way by more than SHARED_DRIFT (or --threshold when
+ * wider), each significantly in plain time, memcpy tells who moved: it runs
+ * none of the copies' code. If it did not move with them, the code every
+ * case runs changed (the kernel, libc, build flags): a shared slowdown fails
+ * the check. If it moved as much, the machine changed. SHARED_DRIFT is the
+ * drift of the copies' kernel path between invocations on a VM while memcpy
+ * stays put (docs/check.md, "The reference").
  */
-static void warn_common(const struct check_report *rep, const struct check_opts *o, FILE *err)
-{
-	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
-	    fabs(rep->common) <= o->threshold)
-		return;
-	char mem[48] = "no memcpy rows";
+#define SHARED_DRIFT 0.10
 
-	if (!isnan(rep->machine))
-		snprintf(mem, sizeof(mem), "memcpy %+.1f%%", rep->machine * 100);
-	fprintf(err, "bench check: warning: all cases moved %+.1f%% together (%s): the machine, or code every case runs; not judged per case (see --vs memcpy)\n",
-		rep->common * 100, mem);
+static bool row_moved(const struct check_row *r, double t, bool slower, double alpha)
+{
+	double ch = r->ratio - 1;
+
+	return slower ? ch > t && r->abs_pg < alpha : ch < -t && r->abs_pl < alpha;
+}
+
+static void judge_shared(struct check_report *rep, const struct check_opts *o)
+{
+	double t = fmax(SHARED_DRIFT, o->threshold), rel;
+	bool slower = rep->common > 0;
+
+	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
+	    fabs(rep->common) <= t)
+		return;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (!r->tested || checkset_is_limit(r->b))
+			continue;
+		rep->shared_of++;
+		rep->shared_moved += row_moved(r, t, slower, o->alpha);
+	}
+	if (2 * rep->shared_moved <= rep->shared_of)
+		return;
+	if (isnan(rep->machine)) {
+		rep->shared = SHARED_UNKNOWN;
+		return;
+	}
+	rel = (1 + rep->common) / (1 + rep->machine) - 1;
+	if (slower ? rel <= t : rel >= -t)
+		rep->shared = SHARED_MACHINE;
+	else
+		rep->shared = slower ? SHARED_SLOWDOWN : SHARED_IMPROVEMENT;
+}
+
+/* The line that says what the cases did together, when they did. */
+static void say_shared(const struct check_report *rep, FILE *err)
+{
+	double c = rep->common * 100, m = rep->machine * 100;
+
+	switch (rep->shared) {
+	case SHARED_SLOWDOWN:
+	case SHARED_IMPROVEMENT:
+		fprintf(err, "bench check: shared %s: %zu of %zu copy cases moved %+.1f%% together while memcpy moved %+.1f%%: the code every case runs changed (kernel, libc, build flags), not the machine\n",
+			rep->shared == SHARED_SLOWDOWN ? "slowdown" : "improvement",
+			rep->shared_moved, rep->shared_of, c, m);
+		break;
+	case SHARED_MACHINE:
+		fprintf(err, "bench check: the machine changed: %zu of %zu copy cases moved %+.1f%% together and memcpy %+.1f%% with them; not judged as a change of the code (compare both builds in one invocation: bench ab)\n",
+			rep->shared_moved, rep->shared_of, c, m);
+		break;
+	case SHARED_UNKNOWN:
+		fprintf(err, "bench check: warning: %zu of %zu copy cases moved %+.1f%% together and no memcpy rows tell the machine from the code: not judged (record the limit rows, or compare both builds in one invocation: bench ab)\n",
+			rep->shared_moved, rep->shared_of, c);
+		break;
+	case SHARED_NONE:
+		break;
+	}
 }
 
 /* Plain medians and their ratio for a row with both sides. */
@@ -500,7 +571,9 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 	}
 	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
 	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
-	warn_common(rep, o, err);
+	judge_shared(rep, o);
+	say_shared(rep, err);
+	fails |= rep->shared == SHARED_SLOWDOWN;
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
 	return 0;

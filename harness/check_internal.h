@@ -54,7 +54,7 @@ struct check_row {
 	double pg, pl;		/* one-sided p: slower, faster (Holm-adjusted) */
 	/* Relative mode also tests the plain times: a regression must show
 	 * in both (see judge_timing). */
-	double abs_change, abs_pg;
+	double abs_change, abs_pg, abs_pl;
 	enum check_timing timing;
 	bool failed;		/* the current run of the case failed */
 	bool sc_known, sc_changed, sc_missing;
@@ -74,6 +74,12 @@ struct check_report {
 	size_t tally[V_COUNT];
 	double machine;		/* change of limit/memcpy itself, NAN if none */
 	double common;		/* median plain change of all cases, NAN if none */
+	/* What the cases did together (check.c's judge_shared): the other
+	 * cases as a reference cancel a change every case shares, so it is
+	 * judged on its own, against memcpy (the machine). */
+	enum { SHARED_NONE, SHARED_SLOWDOWN, SHARED_IMPROVEMENT, SHARED_MACHINE,
+	       SHARED_UNKNOWN } shared;
+	size_t shared_moved, shared_of;	/* cases that moved that way, of all */
 	bool unreachable;	/* no timing change could be significant */
 	size_t said[16][2];	/* sample-size pairs warned about */
 	bool ci;		/* the check's --ci, for its messages */
