@@ -124,6 +124,76 @@ static const char *reference_samples(const struct check_report *rep, struct chec
 	return b->rel_ok && c->rel_ok ? "memcpy" : "absolute";
 }
 
+/*
+ * The invocation as the unit. Runs of one invocation share its machine state,
+ * so their p-values say nothing about the drift between invocations. With
+ * several baseline invocations (one per --baseline path) a case's medians
+ * give that drift, sd of ln(median) over them; the current median is then
+ * one more draw, and its change must exceed the one-sided 99 % prediction
+ * bound t(k-1) sd sqrt(1/k + 1/m) (k baseline, m current invocations) as well
+ * as the threshold. With one invocation per side no drift is known: the
+ * report says what spread a change would need (needed_spread).
+ */
+
+/* Student's t, one-sided 99 %, for df degrees of freedom (rounded to the
+ * safe side between the tabulated ones). */
+static double t99(size_t df)
+{
+	static const double t[] = { 0, 31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998,
+				    2.896, 2.821, 2.764 };
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	return df < 15 ? 2.718 : df < 20 ? 2.602 : df < 30 ? 2.528 : df < 1000 ? 2.457 : 2.326;
+}
+
+static void between_invocations(struct check_row *r, const struct check_opts *o)
+{
+	double lm[CHECK_MAX_PATHS], mean = 0, ss = 0, bound;
+	size_t k = 0;
+
+	r->between = NAN;
+	for (size_t i = 0; i < o->nbase_inv; i++) {
+		const struct checkset_case *c = checkset_find(&o->base_inv[i], r->b);
+
+		if (c && c->nruns)
+			lm[k++] = log(sample_median(c->wall, c->nruns));
+	}
+	r->ninv = k;
+	if (k < 2)
+		return;
+	for (size_t i = 0; i < k; i++)
+		mean += lm[i] / (double)k;
+	for (size_t i = 0; i < k; i++)
+		ss += (lm[i] - mean) * (lm[i] - mean);
+	r->between = sqrt(ss / (double)(k - 1));
+	bound = t99(k - 1) * r->between * sqrt(1.0 / (double)k + 1.0 / (double)(o->ncur ? o->ncur : 1));
+	r->threshold = fmax(r->threshold, expm1(bound));
+}
+
+/* The between-invocation sd under which change c would pass that bound
+ * with one invocation per side (t for large df: the drift is unknown). */
+static double needed_spread(double c)
+{
+	return fabs(log1p(c)) / (t99(1000) * sqrt(2.0));
+}
+
+static void note_largest(struct check_report *rep, const struct check_opts *o)
+{
+	rep->needed_sd = NAN;
+	if (o->nbase != 1 || o->ncur != 1 || o->only_syscalls)
+		return;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (r->tested && !checkset_is_limit(r->b) &&
+		    (!rep->largest || fabs(r->change) > fabs(rep->largest->change)))
+			rep->largest = r;
+	}
+	if (rep->largest)
+		rep->needed_sd = needed_spread(rep->largest->change);
+}
+
 /* Change, threshold and the raw one-sided p-values of a case. */
 static void compare_timing(const struct check_report *rep, struct check_row *r,
 			   const struct check_opts *o, FILE *err)
@@ -149,6 +219,8 @@ static void compare_timing(const struct check_report *rep, struct check_row *r,
 	r->tested = true;
 	r->threshold = fmax(o->threshold, NOISE_K * fmax(robust_spread(b->wall, r->nb),
 							 robust_spread(c->wall, r->nc)));
+	if (o->nbase_inv > 1 && !checkset_is_limit(b))
+		between_invocations(r, o);
 	r->abs_change = r->change;
 	r->abs_pg = r->pg;
 	r->abs_pl = r->pl;
@@ -305,6 +377,7 @@ static void row_init(struct check_row *r, const struct checkset_case *b,
 	r->c = c;
 	r->vs = "-";
 	r->b_med = r->c_med = r->b_val = r->c_val = r->change = r->p = NAN;
+	r->between = NAN;
 	checkset_label(b ? b : c, r->label, sizeof(r->label));
 }
 
@@ -388,6 +461,9 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%% (wider for noisy cases), alpha %g%s",
 					ref_words[o->ref], o->threshold * 100, o->alpha,
 					o->uncorrected ? " per case" : " over all cases (Holm)");
+	if (len < cap && o->nbase_inv > 1 && !o->only_syscalls)
+		len += (size_t)snprintf(s + len, cap - len, ", wider for the drift between %zu baseline invocations",
+					o->nbase_inv);
 	if (len < cap && isfinite(rep->common))
 		len += (size_t)snprintf(s + len, cap - len, "; all cases moved %+.1f%%",
 					rep->common * 100);
@@ -573,6 +649,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
 	judge_shared(rep, o);
 	say_shared(rep, err);
+	note_largest(rep, o);
 	fails |= rep->shared == SHARED_SLOWDOWN;
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);

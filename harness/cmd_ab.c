@@ -50,7 +50,7 @@
 #define AB_WRITEBACK_WAIT_MS 10000u
 /* A pair with a run disturbed from outside (disturb.h) is made again, at
  * most this many times; then it is kept. */
-#define AB_RETRIES 3
+#define AB_RETRIES 1
 
 struct ab_opts {
 	const char *exe[2];	/* A (the baseline), B (the candidate) */

@@ -649,6 +649,83 @@ static void shared_change(void)
 	CHECK(strstr(out_buf, "; the machine changed; exit 0") != NULL);
 }
 
+/*
+ * One invocation per side: the runs of one invocation share its machine, so
+ * the report says what between-invocation spread the largest change would
+ * need to stand out: |ln(1 + change)| / (t 2.326 sqrt 2), as an sd.
+ */
+static void single_invocation(const char *base)
+{
+	struct synth s = synth_default(2);
+	const char *cur, *p;
+	double change, need;
+
+	s.factor[1] = 1.3;
+	cur = synth_write("single", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur) == 1);
+	p = strstr(out_buf, "\nbench check: cannot tell apart: with one invocation per side the p-values compare runs of one invocation, not invocations");
+	CHECK(p != NULL);
+	p = p ? strstr(p, "the largest change, copy/sendfile random 1M warm ") : NULL;
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	change = strtod(p + strlen("the largest change, copy/sendfile random 1M warm "), NULL);
+	p = strstr(p, "spread by less than ");
+	CHECK(p != NULL);
+	need = p ? strtod(p + strlen("spread by less than "), NULL) : NAN;
+	CHECK(fabs(need - expm1(log1p(change / 100) / (2.326 * sqrt(2))) * 100) < 0.06);
+	CHECK(fabs(need - 8.3) < 1);	/* 30 % within the synthetic jitter */
+	/* two baseline invocations: not said */
+	CHECK(CHECK_CMD("--baseline", base, "--baseline", base, "--current", cur) == 1);
+	CHECK(strstr(out_buf, "cannot tell apart") == NULL);
+}
+
+/*
+ * Six baseline invocations whose sendfile median drifts (1.00 1.04 0.97 1.02
+ * 0.99 1.05: sd of the logs 3.03 %): sendfile's threshold widens to the
+ * prediction bound t(5, 99 %) 3.365 x 3.03 % x sqrt(1/6 + 1) = +11.6 %, so 10 %
+ * slower is within the drift; 40 % is not. Against the first one alone the
+ * 10 % is a regression.
+ */
+static void several_invocations(void)
+{
+	static const double drift[6] = { 1.00, 1.04, 0.97, 1.02, 0.99, 1.05 };
+	char dirs[6][512];
+	struct synth c = synth_default(40);
+	const char *cur;
+
+	for (int i = 0; i < 6; i++) {
+		struct synth b = synth_default(30 + (uint64_t)i);
+		char name[32];
+
+		b.noise = 0.01;
+		b.factor[1] = drift[i];
+		snprintf(name, sizeof(name), "inv%d", i);
+		snprintf(dirs[i], sizeof(dirs[i]), "%s", synth_write(name, &b));
+	}
+	c.noise = 0.01;
+	c.factor[1] = 1.10;
+	cur = synth_write("invcur", &c);
+	CHECK(CHECK_CMD("--baseline", dirs[0], "--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
+			"--baseline", dirs[3], "--baseline", dirs[4], "--baseline", dirs[5],
+			"--current", cur, "--format", "csv") == 0);
+	CHECK(strcmp(verdict_of("sendfile"), "slower") == 0);
+	CHECK(fabs(column_of("sendfile", "threshold_pct") - 11.6) < 1.5);
+	CHECK(all_verdicts("ok", 1));
+	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
+			"--baseline", dirs[3], "--baseline", dirs[4], "--baseline", dirs[5],
+			"--current", cur) == 0);
+	CHECK(strstr(out_buf, "wider for the drift between 6 baseline invocations") != NULL);
+	c.factor[1] = 1.4;
+	cur = synth_write("invcur40", &c);
+	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
+			"--baseline", dirs[3], "--baseline", dirs[4], "--baseline", dirs[5],
+			"--current", cur, "--format", "csv") == 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+}
+
 /* ------------------------------------------------------- formats -- */
 
 static void formats(const char *base)
@@ -706,6 +783,8 @@ int main(void)
 	cases_reference();
 	syscalls_vary();
 	shared_change();
+	single_invocation(base);
+	several_invocations();
 	formats(base);
 	test_cleanup_dir();
 	return test_report("check_verdicts");
