@@ -109,7 +109,7 @@ void options_usage(FILE *f)
 "\n"
 "How to measure:\n"
 "  --repeat N            exactly N measured runs per case (default: adaptive, below)\n"
-"  --max-runs N          adaptive: at least 8 measured runs (5 when a run takes > 2 s),\n"
+"  --max-runs N          adaptive: at least 8 measured runs (7 when a run takes > 2 s),\n"
 "                        then more until the median is known within +-2 % (95 %\n"
 "                        confidence), 10 s of runs were spent, or N runs (default 10)\n"
 "  --warmup N            unmeasured runs first (default 1; the first also counts syscalls)\n"
