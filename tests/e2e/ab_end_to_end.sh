@@ -30,6 +30,8 @@ rc=$?
 [ $rc -eq 0 ] && ok || no "A/A: exit $rc, expected 0: $(cat "$work/out")"
 grep -Eq '^readwrite +10 .* (ok|slower|faster)$' "$work/out" && ok || no "A/A readwrite row: $(cat "$work/out")"
 grep -Eq '^bench ab: 2 cases: .*exit 0$' "$work/out" && ok || no "A/A summary: $(cat "$work/out")"
+grep -q 'B/A per round (time without waits for a CPU, wall for a strategy on several CPUs)' "$work/out" &&
+	ok || no "A/A clock not named: $(cat "$work/out")"
 [ "$(grep -c '^readwrite,' "$work/pairs.csv")" -eq 10 ] && [ "$(grep -c '^sendfile,' "$work/pairs.csv")" -eq 10 ] &&
 	ok || no "pairs.csv: $(cat "$work/pairs.csv")"
 # ABBA: each case has as many AB rounds as BA rounds
@@ -44,6 +46,10 @@ rc=$?
 [ $rc -eq 1 ] && ok || no "throttled B: exit $rc, expected 1: $(cat "$work/out")"
 grep -Eq '^\| throttled .* \| regression \|$' "$work/out" && ok || no "no regression row: $(cat "$work/out")"
 grep -q '^\*\*bench ab:\*\* 1 cases: 1 regression,' "$work/out" && ok || no "markdown summary: $(cat "$work/out")"
+ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time)' "$work/out" &&
+	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
 
 printf '#!/bin/sh\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" >"$work/corrupt.sh"
 chmod +x "$work/corrupt.sh"
