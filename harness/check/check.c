@@ -22,6 +22,10 @@
  *    times its robust spread (1.4826 MAD / median, the larger side's): a
  *    case that varies by s within one invocation drifts by about 2 s
  *    between invocations on a VM (docs/noise.md).
+ *  - a change every copy case shares cancels out of the per-case verdicts,
+ *    so it is judged on its own against memcpy (judge_shared): a shared
+ *    slowdown that memcpy did not show fails the check; one memcpy shows
+ *    too is the machine.
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */
@@ -120,6 +124,76 @@ static const char *reference_samples(const struct check_report *rep, struct chec
 	return b->rel_ok && c->rel_ok ? "memcpy" : "absolute";
 }
 
+/*
+ * The invocation as the unit. Runs of one invocation share its machine state,
+ * so their p-values say nothing about the drift between invocations. With
+ * several baseline invocations (one per --baseline path) a case's medians
+ * give that drift, sd of ln(median) over them; the current median is then
+ * one more draw, and its change must exceed the one-sided 99 % prediction
+ * bound t(k-1) sd sqrt(1/k + 1/m) (k baseline, m current invocations) as well
+ * as the threshold. With one invocation per side no drift is known: the
+ * report says what spread a change would need (needed_spread).
+ */
+
+/* Student's t, one-sided 99 %, for df degrees of freedom (rounded to the
+ * safe side between the tabulated ones). */
+static double t99(size_t df)
+{
+	static const double t[] = { 0, 31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998,
+				    2.896, 2.821, 2.764 };
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	return df < 15 ? 2.718 : df < 20 ? 2.602 : df < 30 ? 2.528 : df < 1000 ? 2.457 : 2.326;
+}
+
+static void between_invocations(struct check_row *r, const struct check_opts *o)
+{
+	double lm[CHECK_MAX_PATHS], mean = 0, ss = 0, bound;
+	size_t k = 0;
+
+	r->between = NAN;
+	for (size_t i = 0; i < o->nbase_inv; i++) {
+		const struct checkset_case *c = checkset_find(&o->base_inv[i], r->b);
+
+		if (c && c->nruns)
+			lm[k++] = log(sample_median(c->wall, c->nruns));
+	}
+	r->ninv = k;
+	if (k < 2)
+		return;
+	for (size_t i = 0; i < k; i++)
+		mean += lm[i] / (double)k;
+	for (size_t i = 0; i < k; i++)
+		ss += (lm[i] - mean) * (lm[i] - mean);
+	r->between = sqrt(ss / (double)(k - 1));
+	bound = t99(k - 1) * r->between * sqrt(1.0 / (double)k + 1.0 / (double)(o->ncur ? o->ncur : 1));
+	r->threshold = fmax(r->threshold, expm1(bound));
+}
+
+/* The between-invocation sd under which change c would pass that bound
+ * with one invocation per side (t for large df: the drift is unknown). */
+static double needed_spread(double c)
+{
+	return fabs(log1p(c)) / (t99(1000) * sqrt(2.0));
+}
+
+static void note_largest(struct check_report *rep, const struct check_opts *o)
+{
+	rep->needed_sd = NAN;
+	if (o->nbase != 1 || o->ncur != 1 || o->only_syscalls)
+		return;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (r->tested && !checkset_is_limit(r->b) &&
+		    (!rep->largest || fabs(r->change) > fabs(rep->largest->change)))
+			rep->largest = r;
+	}
+	if (rep->largest)
+		rep->needed_sd = needed_spread(rep->largest->change);
+}
+
 /* Change, threshold and the raw one-sided p-values of a case. */
 static void compare_timing(const struct check_report *rep, struct check_row *r,
 			   const struct check_opts *o, FILE *err)
@@ -145,11 +219,15 @@ static void compare_timing(const struct check_report *rep, struct check_row *r,
 	r->tested = true;
 	r->threshold = fmax(o->threshold, NOISE_K * fmax(robust_spread(b->wall, r->nb),
 							 robust_spread(c->wall, r->nc)));
+	if (o->nbase_inv > 1 && !checkset_is_limit(b))
+		between_invocations(r, o);
 	r->abs_change = r->change;
 	r->abs_pg = r->pg;
+	r->abs_pl = r->pl;
 	if (x != c->wall && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
 		r->abs_change = r->c_med / r->b_med - 1;
 		r->abs_pg = rr.p_greater;
+		r->abs_pl = rr.p_less;
 	}
 out_free:
 	free(scaled);
@@ -299,6 +377,7 @@ static void row_init(struct check_row *r, const struct checkset_case *b,
 	r->c = c;
 	r->vs = "-";
 	r->b_med = r->c_med = r->b_val = r->c_val = r->change = r->p = NAN;
+	r->between = NAN;
 	checkset_label(b ? b : c, r->label, sizeof(r->label));
 }
 
@@ -354,6 +433,12 @@ static double machine_change(const struct check_report *rep)
 	return sample_median(v, n);
 }
 
+static const char *const shared_word[] = {
+	[SHARED_SLOWDOWN] = "shared slowdown", [SHARED_IMPROVEMENT] = "shared improvement",
+	[SHARED_MACHINE] = "the machine changed",
+	[SHARED_UNKNOWN] = "a shared change not judged (no memcpy rows)",
+};
+
 static const char *const ref_words[] = {
 	[REF_CASES] = "relative to the other cases",
 	[REF_MEMCPY] = "relative to the in-run memcpy",
@@ -376,32 +461,94 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		len += (size_t)snprintf(s + len, cap - len, " timing %s, threshold %g%% (wider for noisy cases), alpha %g%s",
 					ref_words[o->ref], o->threshold * 100, o->alpha,
 					o->uncorrected ? " per case" : " over all cases (Holm)");
+	if (len < cap && o->nbase_inv > 1 && !o->only_syscalls)
+		len += (size_t)snprintf(s + len, cap - len, ", wider for the drift between %zu baseline invocations",
+					o->nbase_inv);
 	if (len < cap && isfinite(rep->common))
 		len += (size_t)snprintf(s + len, cap - len, "; all cases moved %+.1f%%",
 					rep->common * 100);
 	if (len < cap && !isnan(rep->machine))
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
+	if (len < cap && rep->shared != SHARED_NONE)
+		len += (size_t)snprintf(s + len, cap - len, "; %s",
+					shared_word[rep->shared]);
 	if (len < cap)
 		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
 }
 
 /*
- * Relative to the other cases, a change that every case shares is not
- * judged: say so when it is larger than the threshold, with what memcpy
- * did (it runs none of the copies' code: if it moved too, the machine did).
+ * Relative to the other cases, a change that every case shares cancels out
+ * of each case's verdict, so it is judged on its own here. When most copy
+ * cases moved the same way by more than SHARED_DRIFT (or --threshold when
+ * wider), each significantly in plain time, memcpy tells who moved: it runs
+ * none of the copies' code. If it did not move with them, the code every
+ * case runs changed (the kernel, libc, build flags): a shared slowdown fails
+ * the check. If it moved as much, the machine changed. SHARED_DRIFT is the
+ * drift of the copies' kernel path between invocations on a VM while memcpy
+ * stays put (docs/check.md, "The reference").
  */
-static void warn_common(const struct check_report *rep, const struct check_opts *o, FILE *err)
-{
-	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
-	    fabs(rep->common) <= o->threshold)
-		return;
-	char mem[48] = "no memcpy rows";
+#define SHARED_DRIFT 0.10
 
-	if (!isnan(rep->machine))
-		snprintf(mem, sizeof(mem), "memcpy %+.1f%%", rep->machine * 100);
-	fprintf(err, "bench check: warning: all cases moved %+.1f%% together (%s): the machine, or code every case runs; not judged per case (see --vs memcpy)\n",
-		rep->common * 100, mem);
+static bool row_moved(const struct check_row *r, double t, bool slower, double alpha)
+{
+	double ch = r->ratio - 1;
+
+	return slower ? ch > t && r->abs_pg < alpha : ch < -t && r->abs_pl < alpha;
+}
+
+static void judge_shared(struct check_report *rep, const struct check_opts *o)
+{
+	double t = fmax(SHARED_DRIFT, o->threshold), rel;
+	bool slower = rep->common > 0;
+
+	if (o->ref != REF_CASES || o->only_syscalls || !isfinite(rep->common) ||
+	    fabs(rep->common) <= t)
+		return;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (!r->tested || checkset_is_limit(r->b))
+			continue;
+		rep->shared_of++;
+		rep->shared_moved += row_moved(r, t, slower, o->alpha);
+	}
+	if (2 * rep->shared_moved <= rep->shared_of)
+		return;
+	if (isnan(rep->machine)) {
+		rep->shared = SHARED_UNKNOWN;
+		return;
+	}
+	rel = (1 + rep->common) / (1 + rep->machine) - 1;
+	if (slower ? rel <= t : rel >= -t)
+		rep->shared = SHARED_MACHINE;
+	else
+		rep->shared = slower ? SHARED_SLOWDOWN : SHARED_IMPROVEMENT;
+}
+
+/* The line that says what the cases did together, when they did. */
+static void say_shared(const struct check_report *rep, FILE *err)
+{
+	double c = rep->common * 100, m = rep->machine * 100;
+
+	switch (rep->shared) {
+	case SHARED_SLOWDOWN:
+	case SHARED_IMPROVEMENT:
+		fprintf(err, "bench check: shared %s: %zu of %zu copy cases moved %+.1f%% together while memcpy moved %+.1f%%: the code every case runs changed (kernel, libc, build flags), not the machine\n",
+			rep->shared == SHARED_SLOWDOWN ? "slowdown" : "improvement",
+			rep->shared_moved, rep->shared_of, c, m);
+		break;
+	case SHARED_MACHINE:
+		fprintf(err, "bench check: the machine changed: %zu of %zu copy cases moved %+.1f%% together and memcpy %+.1f%% with them; not judged as a change of the code (compare both builds in one invocation: bench ab)\n",
+			rep->shared_moved, rep->shared_of, c, m);
+		break;
+	case SHARED_UNKNOWN:
+		fprintf(err, "bench check: warning: %zu of %zu copy cases moved %+.1f%% together and no memcpy rows tell the machine from the code: not judged (record the limit rows, or compare both builds in one invocation: bench ab)\n",
+			rep->shared_moved, rep->shared_of, c);
+		break;
+	case SHARED_NONE:
+		break;
+	}
 }
 
 /* Plain medians and their ratio for a row with both sides. */
@@ -500,7 +647,10 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 	}
 	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
 	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
-	warn_common(rep, o, err);
+	judge_shared(rep, o);
+	say_shared(rep, err);
+	note_largest(rep, o);
+	fails |= rep->shared == SHARED_SLOWDOWN;
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
 	return 0;

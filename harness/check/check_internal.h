@@ -35,6 +35,10 @@ struct check_opts {
 	bool uncorrected;	/* per-case alpha, no Holm correction */
 	bool ci;		/* unreachable significance is an error (exit 2) */
 	enum check_format format;
+	/* The baseline's invocations one by one (each --baseline path), when
+	 * there are several: their spread sets each case's threshold. */
+	const struct checkset *base_inv;
+	size_t nbase_inv;
 };
 
 enum check_timing { T_NONE, T_OK, T_FASTER, T_SLOWER, T_REGRESSION };
@@ -49,12 +53,14 @@ struct check_row {
 	double change;		/* c_val / b_val - 1 */
 	double ratio;		/* c_med / b_med: the plain change + 1 */
 	double threshold;	/* this case's: the option's, or wider for a noisy case */
+	double between;		/* sd of ln(median) over the baseline invocations, NAN */
+	size_t ninv;		/* baseline invocations that have the case */
 	double p;		/* one-sided, in the direction of the change */
 	bool tested;
 	double pg, pl;		/* one-sided p: slower, faster (Holm-adjusted) */
 	/* Relative mode also tests the plain times: a regression must show
 	 * in both (see judge_timing). */
-	double abs_change, abs_pg;
+	double abs_change, abs_pg, abs_pl;
 	enum check_timing timing;
 	bool failed;		/* the current run of the case failed */
 	bool sc_known, sc_changed, sc_missing;
@@ -74,7 +80,16 @@ struct check_report {
 	size_t tally[V_COUNT];
 	double machine;		/* change of limit/memcpy itself, NAN if none */
 	double common;		/* median plain change of all cases, NAN if none */
+	/* What the cases did together (check.c's judge_shared): the other
+	 * cases as a reference cancel a change every case shares, so it is
+	 * judged on its own, against memcpy (the machine). */
+	enum { SHARED_NONE, SHARED_SLOWDOWN, SHARED_IMPROVEMENT, SHARED_MACHINE,
+	       SHARED_UNKNOWN } shared;
+	size_t shared_moved, shared_of;	/* cases that moved that way, of all */
 	bool unreachable;	/* no timing change could be significant */
+	/* One invocation per side: what a change would need to stand out. */
+	const struct check_row *largest;	/* the largest change of a copy case */
+	double needed_sd;	/* the between-invocation sd it would need, NAN */
 	size_t said[16][2];	/* sample-size pairs warned about */
 	bool ci;		/* the check's --ci, for its messages */
 	size_t nsaid;

@@ -109,6 +109,10 @@ static void report_text(const struct check_report *rep, FILE *out, bool md)
 			fputs("|\n", out);
 	}
 	fprintf(out, md ? "\n**bench check:** %s\n" : "\nbench check: %s\n", rep->summary);
+	if (rep->largest)
+		fprintf(out, "%sbench check: cannot tell apart: with one invocation per side the p-values compare runs of one invocation, not invocations, and the drift between invocations is unknown; the largest change, %s %+.1f%%, stands out from that drift only if invocations of this machine spread by less than %.1f%% (sd): give several baseline invocations (repeat --baseline) or compare both builds in one invocation (bench ab)\n",
+			md ? "\n" : "", rep->largest->label, rep->largest->change * 100,
+			expm1(rep->needed_sd) * 100);
 	free(t);
 }
 

@@ -25,6 +25,9 @@ static void check_usage(FILE *f)
 	      "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save);\n"
 	      "repeat --baseline or --current to read several: cases of other hosts, kernels or\n"
 	      "filesystems are kept apart, and matched to the same ones on the other side.\n"
+	      "Several --baseline invocations (folders) of the same cases: each case's threshold\n"
+	      "widens to the drift between them (a 99 % prediction bound); with one per side\n"
+	      "the report says what drift the largest change would need to stand out.\n"
 	      "A case regresses when its runs are slower (Mann-Whitney, Holm over all cases, alpha)\n"
 	      "by more than its threshold (--threshold, or twice its robust spread when wider),\n"
 	      "relative to the other cases' common change (--vs cases, default) and in plain time.\n"
@@ -200,8 +203,33 @@ static int check_load_side(struct checkset *s, const char *const *paths, size_t 
 	return 0;
 }
 
+/* Each baseline path on its own, when there are several: the invocations
+ * whose spread widens each case's threshold (check.c). 0 or -1. */
+static int check_load_invocations(struct checkset *inv, struct check_opts *o, FILE *err)
+{
+	if (o->nbase < 2)
+		return 0;
+	for (size_t i = 0; i < o->nbase; i++) {
+		if (check_load_side(&inv[i], &o->base[i], 1, "baseline", err)) {
+			while (i--)
+				checkset_free(&inv[i]);
+			return -1;
+		}
+	}
+	o->base_inv = inv;
+	o->nbase_inv = o->nbase;
+	return 0;
+}
+
+static void check_free_invocations(struct checkset *inv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		checkset_free(&inv[i]);
+}
+
 int check_cli(int argc, char **argv, FILE *out, FILE *err)
 {
+	static struct checkset inv[CHECK_MAX_PATHS];
 	struct checkset bs, cs;
 	struct check_report rep;
 	struct check_opts o;
@@ -219,12 +247,16 @@ int check_cli(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "bench check: %s: no cases in it\n", bs.n ? o.cur[0] : o.base[0]);
 		goto out_free_cur;
 	}
-	if (check_compare(&bs, &cs, &o, &rep, err))
+	if (check_load_invocations(inv, &o, err))
 		goto out_free_cur;
+	if (check_compare(&bs, &cs, &o, &rep, err))
+		goto out_free_inv;
 	check_print(&rep, &o, out);
 	fflush(out);
 	ret = rep.exit_code;
 	free(rep.rows);
+out_free_inv:
+	check_free_invocations(inv, o.nbase_inv);
 out_free_cur:
 	checkset_free(&cs);
 out_free_base:

@@ -10,5 +10,6 @@ int cmd_copy(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_evict(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
+int cmd_ab(int argc, char **argv);	/* cmd_ab.c: two builds, pair by pair */
 
 #endif

@@ -16,6 +16,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "ab", cmd_ab },
 	{ "baseline", cmd_baseline },
 	{ "check", cmd_check },
 	{ "clean", cmd_clean },

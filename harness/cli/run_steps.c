@@ -12,6 +12,7 @@
 #include "memstate.h"
 #include "meta.h"
 #include "plot.h"
+#include "ranktest.h"
 #include "tune.h"
 #include "report.h"
 #include "run.h"
@@ -194,6 +195,22 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 			 o->repeat ? o->repeat : o->max_runs);
 }
 
+/*
+ * Said before any work: a case with the fewest runs these options allow
+ * cannot reach significance in bench check over these cases (its alpha
+ * 0.01, Holm over all cases: the smallest p of n vs n runs times the cases).
+ */
+static void warn_ungateable(const struct runner *r)
+{
+	size_t n = runner_fewest_runs(r->o), cases = r->ncases ? r->ncases : 1;
+	double minp = rank_min_p(n, n);
+
+	if (minp * (double)cases < 0.01)
+		return;
+	progress_line(&r->progress, "bench: note: with %zu measured runs a case, bench check cannot judge the timing of these %zu cases against a baseline of as many (smallest p-value %.2g x %zu cases, not below its alpha 0.01): record more runs (--repeat, --max-runs)",
+		      n, cases, minp, cases);
+}
+
 /* The plan, before any work: cases, runs, space, where files go. */
 static void show_plan(const struct runner *r, const char *results)
 {
@@ -212,6 +229,7 @@ static void show_plan(const struct runner *r, const char *results)
 	runs_per_case(r->o, runs, sizeof(runs));
 	progress_line(&r->progress, "bench: %zu cases (%zu unavailable here), each %s",
 		      r->ncases, unavailable, runs);
+	warn_ungateable(r);
 	if (r->o->source)
 		progress_line(&r->progress, "bench: source %s (%s), one output of up to %s at a time in %s",
 			      r->datasets[0].path, b, b, r->o->dir);

@@ -61,6 +61,10 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
  */
 int runner_run_all(struct runner *r);
 
+/* The fewest measured runs a case can get with these options (a slow case
+ * without --repeat): what bench check will have to judge it. */
+unsigned runner_fewest_runs(const struct bench_opts *o);
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t runner_now_ns(void);
 

@@ -6,6 +6,7 @@
 #   each readwrite run slower than the slowest before  -> exit 1, that case `regression`
 #   a case whose syscall count changed (64K buffer recorded as 1M)
 #                                                      -> exit 1, `syscalls-changed`
+# and a run whose cases cannot be judged with the runs asked for says so first.
 set -u
 bench=${BENCH:?BENCH must name the bench executable}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-e2e-XXXXXX")
@@ -59,6 +60,12 @@ grep -Eq '^copy/readwrite random 16M buf 1M warm .*syscalls-changed.*pread64 16-
 "$bench" check --baseline "$work/base" --current "$work/nonexistent" >"$work/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && ok || no "missing input: exit $rc, expected 2"
+
+# Said before running: 5 runs a case cannot be judged over 3 cases (1/252 x 3 > 0.01).
+"$bench" --strategy readwrite,sendfile,splice --size 1M --repeat 5 --warmup 0 --no-limits \
+	--syscalls off --dir "$work/data" --out "$work/five" >"$work/out" 2>&1
+grep -q '^bench: note: with 5 measured runs a case, bench check cannot judge the timing of these 3 cases' "$work/out" &&
+	ok || no "no note before 5 runs: $(cat "$work/out")"
 
 echo "check_end_to_end: $pass passed, $fail failed"
 [ $fail -eq 0 ]

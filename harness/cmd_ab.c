@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_ab.c - `bench ab A B`: two builds of bench (or two commands that act
+ * as one, such as a script that sets an environment and runs a bench)
+ * compared in one invocation, pair by pair.
+ *
+ * Every round runs each case once with A and once with B, back to back, on
+ * the same dataset in the same cache state, in the order AB in one round
+ * and BA in the next (ABBA), the cases shuffled per round. Each run is
+ * `A copy --strategy S --time SRC DST`: the other build's own strategy code
+ * copies, timed by that build in its own child around the copy alone; this
+ * bench sets the cache state, waits for writeback, verifies every output
+ * against the dataset's hash and removes it. Whatever the machine did in a
+ * round hits both runs of the pair, so the per-round ratio B/A cancels the
+ * drift that makes two invocations hard to compare (docs/check.md). The
+ * verdict comes from the median of ln(B/A) and its sign-test interval
+ * (abstat.h), at alpha over all cases (Bonferroni).
+ *
+ * Exit codes, as bench check's: 0 no regression, 1 a regression or a case
+ * B failed, 2 bad usage or a case that cannot be judged.
+ */
+#include "abstat.h"
+#include "cache.h"
+#include "commands.h"
+#include "dataset.h"
+#include "disturb.h"
+#include "interrupt.h"
+#include "memstate.h"
+#include "paths.h"
+#include "rng.h"
+#include "strategy.h"
+#include "units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define AB_MAX_CASES 32
+#define AB_WARM_ATTEMPTS 3
+#define AB_WRITEBACK_WAIT_MS 10000u
+/* A pair with a run disturbed from outside (disturb.h) is made again, at
+ * most this many times; then it is kept. */
+#define AB_RETRIES 1
+
+struct ab_opts {
+	const char *exe[2];	/* A (the baseline), B (the candidate) */
+	const char *strategies;	/* comma list; NULL: every one available here */
+	uint64_t size;
+	enum dataset_kind kind;
+	enum cache_mode cache;
+	unsigned rounds, warmup;
+	double threshold, alpha;
+	const char *dir, *csv;
+	bool markdown;
+	bool wall;		/* plain wall time, its waits for a CPU included */
+	uint64_t seed;
+};
+
+struct ab_case {
+	char name[64];
+	double *ns[2];		/* per measured round: A's and B's */
+	double *logr;		/* ln(B/A) per round */
+	size_t n;
+	int failed;		/* -1, or the side (0 A, 1 B) that failed */
+	char why[256];
+	struct ab_stat st;
+	enum ab_verdict v;
+};
+
+struct ab_run {
+	const struct ab_opts *o;
+	struct ab_case c[AB_MAX_CASES];
+	size_t ncases;
+	struct dataset ds;
+	char workdir[PATH_MAX], dst[PATH_MAX + 16];
+	FILE *csv;
+	double case_alpha;	/* alpha over the cases */
+	struct disturb_probe last;	/* the machine when the last run ended */
+	size_t retried;		/* pairs made again */
+};
+
+static const char side_name[2] = { 'A', 'B' };
+
+/* -------------------------------------------------------- options -- */
+
+static const char ab_help[] =
+"usage: bench ab [options] A B\n"
+"\n"
+"Compares two bench executables in one invocation, pair by pair: A (the\n"
+"baseline, e.g. the main branch's build) and B (the candidate). Every round\n"
+"runs each case with A and with B back to back (ABBA order), on the same\n"
+"dataset in the same cache state; each copy is made by that build's own\n"
+"strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
+"be a script that sets an environment and runs a bench.\n"
+"\n"
+"  --strategy LIST   strategies to compare (default: every one available here)\n"
+"  --size SIZE       source size (default 64M)\n"
+"  --dataset KIND    random, text, zero or sparse (default random)\n"
+"  --cache MODE      warm or cold (default warm)\n"
+"  --rounds N        measured rounds (default 30); --warmup N unmeasured first (1)\n"
+"  --threshold P     a regression is slower than this (default 1%)\n"
+"  --alpha A         error of all the intervals together (default 0.01)\n"
+"  --dir DIR         where the dataset and the copies live (default: bench's)\n"
+"  --csv FILE        every pair: case, round, order, A's and B's ns, ln(B/A)\n"
+"  --format F        table or markdown (for a CI job summary)\n"
+"  --seed N          the order of the cases in each round\n"
+"  --wall            compare wall times; by default a strategy on one CPU is timed\n"
+"                    without its thread's waits for a CPU (wall - run-queue wait)\n"
+"\n"
+"Per case: the median of B/A over the rounds and its sign-test interval at\n"
+"alpha over all cases. regression: the interval above 1 and the median above\n"
+"1 + threshold; slower/faster: the interval above/below 1; ok: it holds 1.\n"
+"Exit: 0 no regression, 1 a regression or a case B failed, 2 bad usage or a\n"
+"case that cannot be judged (A failed, or too few rounds).\n";
+
+enum {
+	AB_STRATEGY = 256, AB_SIZE, AB_DATASET, AB_CACHE, AB_ROUNDS, AB_WARMUP,
+	AB_THRESHOLD, AB_ALPHA, AB_DIR, AB_CSV, AB_FORMAT, AB_SEED, AB_WALL,
+};
+
+static const struct option ab_long_opts[] = {
+	{ "strategy", required_argument, NULL, AB_STRATEGY },
+	{ "size", required_argument, NULL, AB_SIZE },
+	{ "dataset", required_argument, NULL, AB_DATASET },
+	{ "cache", required_argument, NULL, AB_CACHE },
+	{ "rounds", required_argument, NULL, AB_ROUNDS },
+	{ "warmup", required_argument, NULL, AB_WARMUP },
+	{ "threshold", required_argument, NULL, AB_THRESHOLD },
+	{ "alpha", required_argument, NULL, AB_ALPHA },
+	{ "dir", required_argument, NULL, AB_DIR },
+	{ "csv", required_argument, NULL, AB_CSV },
+	{ "format", required_argument, NULL, AB_FORMAT },
+	{ "seed", required_argument, NULL, AB_SEED },
+	{ "wall", no_argument, NULL, AB_WALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *ab_opt_name(int opt)
+{
+	for (const struct option *l = ab_long_opts; l->name; l++)
+		if (l->val == opt)
+			return l->name;
+	return "?";
+}
+
+static int parse_count(const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (parse_size(s, &v) || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_fraction(const char *s, bool pct, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && !(pct && strcmp(end, "%") == 0)) || !isfinite(v))
+		return -EINVAL;
+	if (pct ? v < 0 || v > 1000 : !(v > 0 && v < 1))
+		return -EINVAL;
+	*out = pct ? v / 100 : v;
+	return 0;
+}
+
+static int parse_cache(const char *s, enum cache_mode *m)
+{
+	if (strcmp(s, "warm") && strcmp(s, "cold"))
+		return -EINVAL;
+	*m = strcmp(s, "warm") ? CACHE_COLD : CACHE_WARM;
+	return 0;
+}
+
+/* One option; -EINVAL after saying why on stderr. */
+static int ab_opt(struct ab_opts *o, int opt, const char *val)
+{
+	int bad = 0;
+
+	switch (opt) {
+	case AB_STRATEGY: o->strategies = val; break;
+	case AB_SIZE: bad = parse_size(val, &o->size) || !o->size; break;
+	case AB_DATASET: bad = dataset_kind_parse(val, &o->kind); break;
+	case AB_CACHE: bad = parse_cache(val, &o->cache); break;
+	case AB_ROUNDS: bad = parse_count(val, 100000, &o->rounds) || !o->rounds; break;
+	case AB_WARMUP: bad = parse_count(val, 1000, &o->warmup); break;
+	case AB_THRESHOLD: bad = parse_fraction(val, true, &o->threshold); break;
+	case AB_ALPHA: bad = parse_fraction(val, false, &o->alpha); break;
+	case AB_DIR: o->dir = val; break;
+	case AB_CSV: o->csv = val; break;
+	case AB_FORMAT:
+		bad = strcmp(val, "table") && strcmp(val, "markdown");
+		o->markdown = strcmp(val, "markdown") == 0;
+		break;
+	case AB_SEED: bad = parse_size(val, &o->seed); break;
+	case AB_WALL: o->wall = true; break;
+	}
+	if (bad)
+		fprintf(stderr, "bench ab: bad value '%s' for --%s (see bench ab --help)\n", val, ab_opt_name(opt));
+	return bad ? -EINVAL : 0;
+}
+
+/* Fills o from argv. 0, 1 after --help, or -EINVAL after one line. */
+static int ab_parse(struct ab_opts *o, int argc, char **argv)
+{
+	static char default_dir[PATH_MAX];
+	int opt;
+
+	paths_dataset_dir(default_dir, sizeof(default_dir));
+	*o = (struct ab_opts){ .size = 64ull << 20, .kind = DATASET_RANDOM, .cache = CACHE_WARM,
+			       .rounds = 30, .warmup = 1, .threshold = 0.01, .alpha = 0.01,
+			       .dir = default_dir, .seed = 1 };
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, ":h", ab_long_opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(ab_help, stdout);
+			return 1;
+		}
+		if (opt == '?' || opt == ':') {
+			fprintf(stderr, opt == ':' ? "bench ab: --%s needs a value\n"
+				: "bench ab: unknown option '%s' (see bench ab --help)\n",
+				opt == ':' ? ab_opt_name(optopt) : argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (ab_opt(o, opt, optarg))
+			return -EINVAL;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "bench ab: expected two bench executables, A and B (see bench ab --help)\n");
+		return -EINVAL;
+	}
+	o->exe[0] = argv[optind];
+	o->exe[1] = argv[optind + 1];
+	return 0;
+}
+
+/* ---------------------------------------------------------- cases -- */
+
+static int ab_add_case(struct ab_run *r, const char *name, size_t len)
+{
+	struct ab_case *c;
+
+	if (r->ncases == AB_MAX_CASES) {
+		fprintf(stderr, "bench ab: more than %d strategies\n", AB_MAX_CASES);
+		return -EINVAL;
+	}
+	c = &r->c[r->ncases++];
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, name);
+	c->failed = -1;
+	c->ns[0] = calloc(r->o->rounds, sizeof(double));
+	c->ns[1] = calloc(r->o->rounds, sizeof(double));
+	c->logr = calloc(r->o->rounds, sizeof(double));
+	return c->ns[0] && c->ns[1] && c->logr ? 0 : -ENOMEM;
+}
+
+/* The cases: the strategies named, or every one available here. */
+static int ab_plan(struct ab_run *r)
+{
+	const char *s = r->o->strategies;
+	char why[200];
+
+	while (s && *s) {
+		size_t len = strcspn(s, ",");
+
+		if (len && ab_add_case(r, s, len))
+			return -EINVAL;
+		s += len + (s[len] == ',');
+	}
+	for (size_t i = 0; !r->o->strategies && i < strategy_count; i++) {
+		const struct copy_strategy *st = strategy_table[i];
+
+		if (!(st->flags & STRATEGY_TEST_ONLY) && !strategy_probe(st, r->workdir, why, sizeof(why)) &&
+		    ab_add_case(r, st->name, strlen(st->name)))
+			return -EINVAL;
+	}
+	if (!r->ncases)
+		fprintf(stderr, "bench ab: no strategy to compare\n");
+	return r->ncases ? 0 : -EINVAL;
+}
+
+/* ------------------------------------------------------------ run -- */
+
+/* The source in the cache state asked for, writeback settled. */
+static int ab_prepare(struct ab_run *r, char *why, size_t n)
+{
+	int attempts = r->o->cache == CACHE_WARM ? AB_WARM_ATTEMPTS : 1, err = 0;
+	struct memstate m;
+	double pct = 0;
+
+	for (int i = 0; i < attempts; i++) {
+		err = cache_set(r->ds.path, r->o->cache, false, &pct);
+		if (err || cache_state_ok(r->o->cache, pct))
+			break;
+	}
+	if (err || !cache_state_ok(r->o->cache, pct)) {
+		snprintf(why, n, "cannot make the source %s (%.0f%% resident)",
+			 cache_mode_name(r->o->cache), pct);
+		return -EAGAIN;
+	}
+	memstate_wait_writeback(AB_WRITEBACK_WAIT_MS, &m);
+	return 0;
+}
+
+/* Reads fd to its end into out[0..n), dropping what does not fit. */
+static void read_all(int fd, char *out, size_t n)
+{
+	size_t len = 0;
+	char scratch[512];
+	ssize_t got;
+
+	for (;;) {
+		bool full = len == n - 1;
+
+		got = read(fd, full ? scratch : out + len, full ? sizeof(scratch) : n - 1 - len);
+		if (got > 0 && !full)
+			len += (size_t)got;
+		else if (got == 0 || (got < 0 && errno != EINTR))
+			break;
+	}
+	out[len] = '\0';
+}
+
+/* Runs `exe copy --strategy S --time SRC DST` with its stdout and stderr
+ * into out[0..n). The wait status, or -errno. */
+static int ab_exec(struct ab_run *r, const char *exe, const char *strategy, char *out, size_t n)
+{
+	char *const argv[] = { (char *)exe, "copy", "--strategy", (char *)strategy, "--time",
+			       r->ds.path, r->dst, NULL };
+	int fd[2], status, err;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		interrupt_reset_child();
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
+		execv(exe, argv);
+		fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
+		_exit(127);
+	}
+	err = pid < 0 ? -errno : 0;
+	close(fd[1]);
+	if (!err)
+		read_all(fd[0], out, n);
+	close(fd[0]);
+	if (err)
+		return err;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return status;
+}
+
+/* The output is the source's bytes: same size, same hash. */
+static int ab_verify(struct ab_run *r, char *why, size_t n)
+{
+	int fd = open(r->dst, O_RDONLY | O_CLOEXEC);
+	uint64_t hash = 0;
+	struct stat st;
+	int err = fd < 0 || fstat(fd, &st) ? -errno : 0;
+
+	if (!err && (uint64_t)st.st_size != r->ds.size)
+		err = -EIO;
+	if (!err)
+		err = hash_fd_mapped(fd, r->ds.size, &hash);
+	if (fd >= 0)
+		close(fd);
+	if (!err && hash != r->ds.hash)
+		err = -EIO;
+	if (err)
+		snprintf(why, n, "verification failed: the copy %s", err == -EIO ?
+			 "differs from the source" : strerror(-err));
+	return err;
+}
+
+/* The last line of a child's output, for a one-line reason. */
+static const char *last_line(char *out)
+{
+	size_t len = strlen(out);
+	char *nl;
+
+	while (len && out[len - 1] == '\n')
+		out[--len] = '\0';
+	nl = strrchr(out, '\n');
+	return nl ? nl + 1 : out;
+}
+
+/* Did something outside disturb the run (disturb.h)? */
+static bool ab_disturbed(struct ab_run *r, const char *strategy, const struct disturb_probe *start,
+			 double ns, const char *out)
+{
+	const struct copy_strategy *s = strategy_find(strategy);
+	const char *w = strstr(out, "cpu_wait_ns ");
+	double wait = w ? strtod(w + 12, NULL) : 0;
+	struct disturb_probe end;
+	unsigned causes;
+
+	disturb_snapshot(&end);
+	causes = disturb_judge(&r->last, start, &end, (uint64_t)ns, (uint64_t)wait,
+			       s && (s->flags & STRATEGY_MULTI_CPU));
+	r->last = end;
+	return causes != 0;
+}
+
+/*
+ * The time compared. On a shared machine a copy on one CPU spends much of
+ * its wall time waiting for that CPU, a wait that hits A's and B's runs
+ * independently and so does not cancel within a pair; without it (wall
+ * minus the thread's run-queue wait, schedstat) the time is the copy's own,
+ * I/O waits included. A strategy on several CPUs (its own threads, the
+ * kernel's) keeps its wall time: their waits are part of its cost. The
+ * figures are in docs/check.md.
+ */
+static double ab_clock(const struct ab_run *r, const char *strategy, double wall, const char *out)
+{
+	const struct copy_strategy *s = strategy_find(strategy);
+	const char *w = strstr(out, "cpu_wait_ns ");
+	double wait = w ? strtod(w + 12, NULL) : 0;
+
+	if (r->o->wall || !s || (s->flags & STRATEGY_MULTI_CPU) || !(wait < wall))
+		return wall;
+	return wall - wait;
+}
+
+/* One timed copy by side `side` into *ns. 0, 1 when it was disturbed, or
+ * -1 with why filled. */
+static int ab_run_one(struct ab_run *r, int side, const char *strategy, double *ns,
+		      char *why, size_t n)
+{
+	struct disturb_probe start;
+	char out[4096];
+	const char *w;
+	int status;
+
+	if (ab_prepare(r, why, n))
+		return -1;
+	disturb_snapshot(&start);
+	status = ab_exec(r, r->o->exe[side], strategy, out, sizeof(out));
+	w = strstr(out, "wall_ns ");
+	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(why, n, "%s", status < 0 ? strerror(-status) : last_line(out));
+		unlink(r->dst);
+		return -1;
+	}
+	if (!w) {
+		snprintf(why, n, "its `bench copy` does not print its time (--time): a build older than bench ab");
+		unlink(r->dst);
+		return -1;
+	}
+	*ns = strtod(w + 8, NULL);
+	status = ab_verify(r, why, n);
+	unlink(r->dst);
+	if (status)
+		return -1;
+	status = ab_disturbed(r, strategy, &start, *ns, out);
+	*ns = ab_clock(r, strategy, *ns, out);
+	return status;
+}
+
+/* Both runs of a pair, in order; the pair again while one was disturbed. */
+static void ab_pair_runs(struct ab_run *r, struct ab_case *c, bool b_first, double t[2])
+{
+	char why[200];
+
+	for (int attempt = 0; attempt <= AB_RETRIES; attempt++) {
+		bool disturbed = false;
+
+		for (int i = 0; i < 2 && c->failed < 0; i++) {
+			int side = b_first ? 1 - i : i, ret = ab_run_one(r, side, c->name, &t[side],
+								      why, sizeof(why));
+
+			disturbed |= ret > 0;
+			if (ret >= 0)
+				continue;
+			c->failed = side;
+			snprintf(c->why, sizeof(c->why), "%c (%s): %s", side_name[side],
+				 r->o->exe[side], why);
+		}
+		if (!disturbed || c->failed >= 0 || attempt == AB_RETRIES)
+			return;
+		r->retried++;
+	}
+}
+
+/* One pair of case c in measured round k (or a warm-up round, k < 0). */
+static void ab_pair(struct ab_run *r, struct ab_case *c, long k, bool b_first)
+{
+	double t[2];
+
+	ab_pair_runs(r, c, b_first, t);
+	if (c->failed >= 0 || k < 0)
+		return;
+	c->ns[0][c->n] = t[0];
+	c->ns[1][c->n] = t[1];
+	c->logr[c->n++] = log(t[1] / t[0]);
+	if (r->csv)
+		fprintf(r->csv, "%s,%ld,%s,%.0f,%.0f,%.6f\n", c->name, k + 1, b_first ? "BA" : "AB",
+			t[0], t[1], log(t[1] / t[0]));
+}
+
+/* All rounds: the cases shuffled per round, A and B alternating first. */
+static void ab_rounds(struct ab_run *r)
+{
+	long total = (long)r->o->warmup + (long)r->o->rounds;
+	uint64_t rng = r->o->seed;
+	size_t order[AB_MAX_CASES];
+
+	for (long round = 0; round < total && !interrupt_signal; round++) {
+		for (size_t i = 0; i < r->ncases; i++)
+			order[i] = i;
+		for (size_t i = r->ncases; i > 1; i--) {
+			size_t j = splitmix64(&rng) % i, tmp = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = tmp;
+		}
+		for (size_t i = 0; i < r->ncases && !interrupt_signal; i++)
+			ab_pair(r, &r->c[order[i]], round - (long)r->o->warmup,
+				(round + (long)order[i]) % 2);
+	}
+}
+
+/* --------------------------------------------------------- report -- */
+
+static void fmt_ns(double ns, char *out, size_t n)
+{
+	if (isnan(ns))
+		snprintf(out, n, "-");
+	else if (ns < 1e7)
+		snprintf(out, n, "%.1f us", ns / 1e3);
+	else
+		snprintf(out, n, "%.1f ms", ns / 1e6);
+}
+
+static double median_of(const double *x, size_t n)
+{
+	double *t = malloc((n + 1) * sizeof(*t)), m = NAN;
+	struct ab_stat st;
+
+	if (t && n) {
+		memcpy(t, x, n * sizeof(*t));
+		ab_interval(t, n, 1, &st);
+		m = st.median;
+	}
+	free(t);
+	return m;
+}
+
+static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *sep)
+{
+	char a[32], b[32], ratio[32] = "-", ci[48] = "-";
+
+	fmt_ns(median_of(c->ns[0], c->n), a, sizeof(a));
+	fmt_ns(median_of(c->ns[1], c->n), b, sizeof(b));
+	if (c->n)
+		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.median) * 100);
+	if (c->st.judged)
+		snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", expm1(c->st.lo) * 100,
+			 expm1(c->st.hi) * 100);
+	printf("%s%-18s%s%6zu%s%10s%s%10s%s%9s%s%-20s%s%s%s%s%s\n", r->o->markdown ? "| " : "",
+	       c->name, sep, c->n, sep, a, sep, b, sep, ratio, sep, ci, sep,
+	       c->failed >= 0 ? "failed" : ab_verdict_name(c->v),
+	       c->failed >= 0 ? ": " : "", c->failed >= 0 ? c->why : "",
+	       r->o->markdown ? " |" : "");
+}
+
+static void ab_report(const struct ab_run *r, int code, const size_t *tally)
+{
+	const char *sep = r->o->markdown ? " | " : "  ";
+
+	printf("%s%-18s%s%6s%s%10s%s%10s%s%9s%s%-20s%s%s%s\n", r->o->markdown ? "| " : "", "case",
+	       sep, "rounds", sep, "A median", sep, "B median", sep, "B/A", sep, "interval", sep,
+	       "verdict", r->o->markdown ? " |" : "");
+	if (r->o->markdown)
+		puts("| --- | ---: | ---: | ---: | ---: | --- | --- |");
+	for (size_t i = 0; i < r->ncases; i++)
+		ab_row(r, &r->c[i], sep);
+	printf(r->o->markdown ? "\n**bench ab:** " : "\nbench ab: ");
+	printf("%zu cases:", r->ncases);
+	for (int v = 0; v <= AB_UNJUDGED; v++)
+		if (tally[v])
+			printf(" %zu %s,", tally[v], ab_verdict_name((enum ab_verdict)v));
+	if (tally[AB_UNJUDGED + 1])
+		printf(" %zu failed,", tally[AB_UNJUDGED + 1]);
+	printf(" B/A per round (%s), A %s, B %s; median and its %.4g%% interval (sign test, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); exit %d\n",
+	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
+	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha) * 100, r->o->alpha, r->ncases,
+	       r->o->threshold * 100, r->retried, code);
+}
+
+/* Verdicts, the report and the exit code. */
+static int ab_judge_all(struct ab_run *r)
+{
+	size_t tally[AB_UNJUDGED + 2] = { 0 };
+	bool regression = false, unjudged = false;
+	int code;
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct ab_case *c = &r->c[i];
+		double *t = malloc((c->n + 1) * sizeof(*t));
+
+		if (t)
+			memcpy(t, c->logr, c->n * sizeof(*t));
+		ab_interval(t ? t : c->logr, c->n, r->case_alpha, &c->st);
+		free(t);
+		c->v = ab_judge(&c->st, r->o->threshold);
+		tally[c->failed >= 0 ? AB_UNJUDGED + 1 : c->v]++;
+		regression |= c->failed == 1 || (c->failed < 0 && c->v == AB_REGRESSION);
+		unjudged |= c->failed == 0 || (c->failed < 0 && c->v == AB_UNJUDGED);
+		if (c->failed >= 0)
+			fprintf(stderr, "bench ab: %s failed in %s\n", c->name, c->why);
+	}
+	code = regression ? 1 : unjudged ? 2 : 0;
+	ab_report(r, code, tally);
+	return code;
+}
+
+/* ---------------------------------------------------------- setup -- */
+
+/* The dataset (shared with bench's) and a private work directory. */
+static int ab_setup(struct ab_run *r)
+{
+	int err;
+
+	if (mkdir(r->o->dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "bench ab: cannot create %s: %s\n", r->o->dir, strerror(errno));
+		return -1;
+	}
+	snprintf(r->workdir, sizeof(r->workdir), "%s/work-%ld-XXXXXX", r->o->dir, (long)getpid());
+	if (!mkdtemp(r->workdir)) {
+		fprintf(stderr, "bench ab: cannot create a work directory in %s: %s\n", r->o->dir, strerror(errno));
+		r->workdir[0] = '\0';
+		return -1;
+	}
+	snprintf(r->dst, sizeof(r->dst), "%s/copy.out", r->workdir);
+	r->ds = (struct dataset){ .kind = r->o->kind, .size = r->o->size, .seed = 1 };
+	dataset_stop = &interrupt_signal;
+	err = dataset_ensure(&r->ds, r->o->dir, NULL);
+	if (err)
+		fprintf(stderr, "bench ab: cannot make the %s dataset in %s: %s\n",
+			dataset_kind_name(r->o->kind), r->o->dir, strerror(-err));
+	return err ? -1 : 0;
+}
+
+static int ab_open_csv(struct ab_run *r)
+{
+	if (!r->o->csv)
+		return 0;
+	r->csv = fopen(r->o->csv, "w");
+	if (!r->csv) {
+		fprintf(stderr, "bench ab: cannot write %s: %s\n", r->o->csv, strerror(errno));
+		return -1;
+	}
+	fputs("strategy,round,order,a_ns,b_ns,log_ratio\n", r->csv);
+	return 0;
+}
+
+static void ab_free(struct ab_run *r)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		free(r->c[i].ns[0]);
+		free(r->c[i].ns[1]);
+		free(r->c[i].logr);
+	}
+	if (r->csv)
+		fclose(r->csv);
+	if (r->workdir[0]) {
+		unlink(r->dst);
+		rmdir(r->workdir);
+	}
+}
+
+/* Too few rounds for any interval: said before anything runs. */
+static int ab_enough_rounds(const struct ab_run *r)
+{
+	size_t need = ab_min_rounds(r->case_alpha);
+
+	if (r->o->rounds >= need)
+		return 0;
+	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g need at least %zu rounds each (sign test: all %zu pairs the same way)\n",
+		r->o->rounds, r->ncases, r->o->alpha, need, need);
+	return -1;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	static struct ab_run r;
+	struct ab_opts o;
+	int ret = ab_parse(&o, argc, argv);
+
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	ret = 2;
+	if (ab_setup(&r) || ab_plan(&r))
+		goto out_free;
+	r.case_alpha = o.alpha / (double)r.ncases;
+	if (ab_enough_rounds(&r) || ab_open_csv(&r))
+		goto out_free;
+	disturb_snapshot(&r.last);
+	ab_rounds(&r);
+	if (interrupt_signal) {
+		fprintf(stderr, "bench ab: interrupted; nothing judged\n");
+		ret = interrupt_exit_code();
+		goto out_free;
+	}
+	ret = ab_judge_all(&r);
+out_free:
+	ab_free(&r);
+	return ret;
+}

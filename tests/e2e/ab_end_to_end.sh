@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# ab_end_to_end.sh - bench ab with this build as A and as B, where the
+# verdict is certain whatever the machine's noise (verdicts on real noise
+# belong to benchmarks, not to a test):
+#   A/A, the same build twice, threshold 100 %  -> exit 0, every case ok/slower/faster,
+#                                                  one CSV row per case and round
+#   B: the test-only `throttled` strategy spinning 300 % of its copy's time
+#      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
+#      compared), threshold 100 %               -> exit 1, `regression`
+#   B whose copies differ from the source       -> exit 1, `failed`, verification named
+#   A that does not exist                       -> exit 2 (cannot judge)
+#   too few rounds for any interval             -> exit 2 before anything runs
+# and nothing is left in --dir but the dataset and its manifest.
+set -u
+bench=${BENCH:?BENCH must name the bench executable}
+work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-ab-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+unset COPYBENCH_THROTTLE_PCT CI
+
+ab() {	# ab ARGS...: a small, quick comparison
+	"$bench" ab --size 2M --dir "$work/data" "$@" >"$work/out" 2>&1
+}
+
+ab --strategy readwrite,sendfile --rounds 10 --threshold 100% --csv "$work/pairs.csv" \
+	"$bench" "$bench"
+rc=$?
+[ $rc -eq 0 ] && ok || no "A/A: exit $rc, expected 0: $(cat "$work/out")"
+grep -Eq '^readwrite +10 .* (ok|slower|faster)$' "$work/out" && ok || no "A/A readwrite row: $(cat "$work/out")"
+grep -Eq '^bench ab: 2 cases: .*exit 0$' "$work/out" && ok || no "A/A summary: $(cat "$work/out")"
+grep -q 'B/A per round (time without waits for a CPU, wall for a strategy on several CPUs)' "$work/out" &&
+	ok || no "A/A clock not named: $(cat "$work/out")"
+[ "$(grep -c '^readwrite,' "$work/pairs.csv")" -eq 10 ] && [ "$(grep -c '^sendfile,' "$work/pairs.csv")" -eq 10 ] &&
+	ok || no "pairs.csv: $(cat "$work/pairs.csv")"
+# ABBA: each case has as many AB rounds as BA rounds
+[ "$(grep -c '^readwrite,[0-9]*,AB,' "$work/pairs.csv")" -eq 5 ] && ok || no "readwrite not ABBA"
+left=$(cd "$work/data" && ls | grep -v '^random-2097152-s1\.dat\(\.manifest\)\?$')
+[ -z "$left" ] && ok || no "left in --dir: $left"
+
+printf '#!/bin/sh\nCOPYBENCH_THROTTLE_PCT=300 exec "%s" "$@"\n' "$bench" >"$work/slow.sh"
+chmod +x "$work/slow.sh"
+ab --strategy throttled --rounds 16 --threshold 100% --format markdown "$bench" "$work/slow.sh"
+rc=$?
+[ $rc -eq 1 ] && ok || no "throttled B: exit $rc, expected 1: $(cat "$work/out")"
+grep -Eq '^\| throttled .* \| regression \|$' "$work/out" && ok || no "no regression row: $(cat "$work/out")"
+grep -q '^\*\*bench ab:\*\* 1 cases: 1 regression,' "$work/out" && ok || no "markdown summary: $(cat "$work/out")"
+ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time)' "$work/out" &&
+	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
+
+printf '#!/bin/sh\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" >"$work/corrupt.sh"
+chmod +x "$work/corrupt.sh"
+ab --strategy readwrite --rounds 10 "$bench" "$work/corrupt.sh"
+rc=$?
+[ $rc -eq 1 ] && ok || no "corrupt B: exit $rc, expected 1: $(cat "$work/out")"
+grep -q '^bench ab: readwrite failed in B (.*corrupt.sh): verification failed: the copy differs from the source$' "$work/out" &&
+	ok || no "corrupt B not named: $(cat "$work/out")"
+
+ab --strategy readwrite --rounds 10 "$work/nonexistent" "$bench"
+rc=$?
+[ $rc -eq 2 ] && ok || no "missing A: exit $rc, expected 2: $(cat "$work/out")"
+grep -q 'failed in A (.*nonexistent): cannot run' "$work/out" && ok || no "missing A not named: $(cat "$work/out")"
+
+ab --strategy readwrite,sendfile --rounds 8 "$bench" "$bench"
+rc=$?
+[ $rc -eq 2 ] && ok || no "8 rounds over 2 cases: exit $rc, expected 2"
+grep -q '^bench ab: with 8 rounds no case can be judged: 2 cases at alpha 0.01 need at least 9 rounds each' "$work/out" &&
+	[ "$(wc -l <"$work/out")" -eq 1 ] && ok || no "too few rounds: $(cat "$work/out")"
+
+ab --rounds ten "$bench" "$bench"
+[ $? -eq 2 ] && [ "$(wc -l <"$work/out")" -eq 1 ] && ok || no "bad --rounds: $(cat "$work/out")"
+
+echo "ab_end_to_end: $pass passed, $fail failed"
+[ $fail -eq 0 ]
