@@ -6,6 +6,7 @@
  * directories of runs that were killed (work-<pid>-XXXXXX of a pid that no
  * longer exists). Results are the user's: never touched.
  */
+#include "cli.h"
 #include "commands.h"
 #include "dataset.h"
 #include "paths.h"
@@ -13,24 +14,9 @@
 #include "units.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const char clean_usage[] = "usage: bench clean [--dir DIR]";
-static const char clean_help[] =
-"usage: bench clean [--dir DIR]\n"
-"\n"
-"Removes what bench left in DIR (default: the default --dir of bench):\n"
-"the datasets it generated, each a file with bench's manifest beside it that\n"
-"still describes it, and the work directories of runs that were killed.\n"
-"Nothing else is removed: a file bench did not make, or one changed since,\n"
-"stays (the latter is named). Results folders are never touched.\n"
-"Prints each path it removes.\n"
-"\n"
-"  --dir DIR    the folder to clean\n"
-"  --help       this text\n";
 
 struct clean_tally {
 	unsigned long files;
@@ -57,35 +43,11 @@ static void clean_workdir_report(const char *path)
 	printf("removed %s/ (the work directory of a killed run)\n", path);
 }
 
-/* Parses argv into *dir. 0, -1 after --help, or 2. */
-static int clean_parse(int argc, char **argv, const char **dir)
+static int clean_apply(struct cli_parser *p, const struct cli_option *opt,
+		       const struct cli_value *v)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'd') {
-			*dir = optarg;
-		} else if (opt == 'h') {
-			fputs(clean_help, stdout);
-			return -1;
-		} else {
-			fprintf(stderr, "bench clean: %s '%s' (%s)\n",
-				opt == ':' ? "missing value for" : "unexpected argument",
-				argv[optind - 1], clean_usage);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "bench clean: unexpected argument '%s' (%s)\n", argv[optind], clean_usage);
-		return 2;
-	}
+	if (opt->id == OPT_DIR)
+		*(const char **)p->ctx = v->str;
 	return 0;
 }
 
@@ -97,8 +59,10 @@ int cmd_clean(int argc, char **argv)
 	struct stat st;
 	int ret, workdirs;
 
+	struct cli_parser p = { .cmd = CMD_CLEAN, .apply = clean_apply, .ctx = &dir };
+
 	paths_dataset_dir(default_dir, sizeof(default_dir));
-	ret = clean_parse(argc, argv, &dir);
+	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (stat(dir, &st) && errno == ENOENT) {

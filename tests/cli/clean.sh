@@ -48,6 +48,6 @@ run "$BENCH" clean --dir "$D"
 expect_eq nothing_more "$(cat "$T/.out")" "bench clean: nothing of bench's to remove in $D"
 run "$BENCH" clean --dir "$T/none"
 expect_eq no_dir "$RC $(cat "$T/.out")" "0 bench clean: nothing to clean: $T/none does not exist"
-expect_fail clean_bad_option 2 "bench clean: unexpected argument '--bogus' (usage: bench clean [--dir DIR])" \
+expect_fail clean_bad_option 2 "bench clean: unknown option '--bogus' (see bench clean --help)" \
 	"$BENCH" clean --bogus
 finish
