@@ -244,7 +244,7 @@ const struct cli_command cli_commands[] = {
 	  "Copies the regular file SRC to DST with one strategy and exits: for timing\n"
 	  "whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
 	  "written beside DST and renamed into place only when it is complete.",
-	  NULL, "the copy failed (DST left untouched)", NULL },
+	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL },
 	{ CMD_GEN, "gen", "usage: bench gen KIND SIZE FILE [--seed N] [--force]",
 	  "Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"
 	  "and seed give the same bytes on every machine. Prints the file's XXH3 hash.",
@@ -255,7 +255,7 @@ const struct cli_command cli_commands[] = {
 	  "Drops each FILE's pages from the page cache (fdatasync, then\n"
 	  "POSIX_FADV_DONTNEED) and checks with mincore that they are gone. Fails for\n"
 	  "a file that stays resident (tmpfs cannot evict). Name a file that starts\n"
-	  "with '-' after --.", NULL, "a FILE stays resident", NULL },
+	  "with '-' after --.", NULL, "a FILE stays resident or cannot be evicted", NULL },
 	{ CMD_CHECK, "check",
 	  "usage: bench check --baseline BASE... --current CUR... [options]",
 	  "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save);\n"

@@ -99,7 +99,8 @@ static const char *file_kind(mode_t m)
 	return "not a regular file";
 }
 
-/* Refuses sources whose size cannot be trusted and a DST that is SRC. */
+/* Refuses sources whose size cannot be trusted (2: an unusable input) and
+ * a DST that is SRC or exists (1). */
 static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 {
 	struct statfs fs;
@@ -108,13 +109,13 @@ static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 	if (!S_ISREG(src_st->st_mode)) {
 		fprintf(stderr, "bench copy: %s: is %s; bench copies regular files only\n",
 			cc->src, file_kind(src_st->st_mode));
-		return 1;
+		return 2;
 	}
 	if (statfs(cc->src, &fs) == 0 &&
 	    (fs.f_type == PROC_SUPER_MAGIC_ || fs.f_type == SYSFS_MAGIC_)) {
 		fprintf(stderr, "bench copy: %s: is a kernel pseudo-file whose size is not its length; bench copies regular files only\n",
 			cc->src);
-		return 1;
+		return 2;
 	}
 	if (stat(cc->dst, &dst_st) == 0) {
 		if (dst_st.st_dev == src_st->st_dev && dst_st.st_ino == src_st->st_ino) {
@@ -262,7 +263,7 @@ int cmd_copy(int argc, char **argv)
 		fprintf(stderr, "bench copy: %s: %s\n", cc.src, strerror(errno));
 		if (src_fd >= 0)
 			close(src_fd);
-		return 1;
+		return 2;	/* a missing or unreadable input, as everywhere */
 	}
 	ret = check_paths(&cc, &st);
 	if (ret)

@@ -204,7 +204,8 @@ int cmd_gen(int argc, char **argv)
 	return 0;
 }
 
-/* Evicts one file; 0, or 1 with the reason on stderr. */
+/* Evicts one file; 0, or 1 (stays resident, or fails) or 2 (missing) with
+ * the reason on stderr. */
 static int evict_one(const char *path)
 {
 	double pct;
@@ -212,7 +213,7 @@ static int evict_one(const char *path)
 
 	if (err) {
 		fprintf(stderr, "bench evict: %s: %s\n", path, strerror(-err));
-		return 1;
+		return err == -ENOENT || err == -EACCES ? 2 : 1;	/* an unusable input */
 	}
 	if (!cache_state_ok(CACHE_COLD, pct)) {
 		fprintf(stderr, "bench evict: %s: still %.0f%% resident (tmpfs cannot evict)\n",
@@ -238,7 +239,10 @@ int cmd_evict(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (!p.noperands)
 		return cli_usage_error(&p, "which files?");
-	for (int i = 0; i < p.noperands; i++)
-		ret |= evict_one(p.operands[i]);
+	for (int i = 0; i < p.noperands; i++) {
+		int one = evict_one(p.operands[i]);
+
+		ret = one > ret ? one : ret;
+	}
 	return ret;
 }

@@ -38,6 +38,15 @@ expect_fail list_no_dir 2 "bench list: --dir '$T/none': No such file or director
 : >"$T/file"
 expect_fail list_file_dir 2 "bench list: --dir '$T/file': not a folder" "$BENCH" list --dir "$T/file"
 
+# A missing input file: exit 2 from every subcommand that reads one.
+for args in "copy --strategy readwrite $T/none $T/dst" "evict $T/none" "--source $T/none --dir $T/d --out $T/r" \
+	"check --baseline $T/none --current $T/none" "baseline save $T/none $T/b" "plot $T/none"; do
+	# shellcheck disable=SC2086
+	run "$BENCH" $args
+	expect_eq "missing input: $args" "$RC $(wc -l <"$T/.err")" "2 1"
+done
+expect_none missing_inputs_left "$T" 'dst'
+
 # bench list --format json: every strategy, channel and workload, availability.
 run "$BENCH" list --format json --dir "$T"
 expect_eq list_json_rc "$RC" 0
