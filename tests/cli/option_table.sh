@@ -56,6 +56,14 @@ if command -v python3 >/dev/null; then
 fi
 expect_eq list_json_strategies "$(grep -c '"name": "readwrite"' "$T/.out")" 1
 
+# Every JSON bench prints carries schema_version: check (history check
+# prints through the same report) as well as list.
+if [ -n "${SOURCE_DIR:-}" ] && [ -f "$SOURCE_DIR/results/baseline/ci-syscalls.csv" ]; then
+	b=$SOURCE_DIR/results/baseline/ci-syscalls.csv
+	run "$BENCH" check --only-syscalls --baseline "$b" --current "$b" --format json
+	expect_eq check_json_schema "$RC $(sed -n 2p "$T/.out" | grep -o '"schema_version": 1')" '0 "schema_version": 1'
+fi
+
 # The completion script, in bash itself.
 "$BENCH" --completion bash >"$T/complete.bash"
 complete_words() {
