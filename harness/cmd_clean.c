@@ -11,6 +11,7 @@
 #include "dataset.h"
 #include "paths.h"
 #include "runner.h"
+#include "testfs.h"
 #include "units.h"
 
 #include <errno.h>
@@ -38,6 +39,13 @@ static void clean_report(const char *path, uint64_t bytes, const char *kept, voi
 	t->bytes += bytes;
 }
 
+static void clean_fs_report(const char *what, const char *path, const char *why, void *arg)
+{
+	(void)arg;
+	printf("%s %s%s%s (a test filesystem of a killed bench --fs)\n", what, path,
+	       why ? ": " : "", why ? why : "");
+}
+
 static void clean_workdir_report(const char *path)
 {
 	printf("removed %s/ (the work directory of a killed run)\n", path);
@@ -57,8 +65,7 @@ int cmd_clean(int argc, char **argv)
 	struct clean_tally t = { 0 };
 	const char *dir = default_dir;
 	struct stat st;
-	int ret, workdirs;
-
+	int ret, workdirs, fs;
 	struct cli_parser p = { .cmd = CMD_CLEAN, .apply = clean_apply, .ctx = &dir };
 
 	paths_dataset_dir(default_dir, sizeof(default_dir));
@@ -74,11 +81,18 @@ int cmd_clean(int argc, char **argv)
 		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
+	fs = testfs_clean_stale(dir, clean_fs_report, NULL);
 	workdirs = runner_remove_stale_workdirs(dir, clean_workdir_report);
 	format_size(t.bytes, size, sizeof(size));
-	if (t.files || workdirs)
-		printf("bench clean: %lu file%s (%s) and %d work director%s removed from %s\n",
-		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies", dir);
+	if (fs < 0) {
+		fprintf(stderr, "bench clean: the test filesystems of a killed bench --fs in %s were not all removed (unmounting needs root)\n",
+			dir);
+		return 1;
+	}
+	if (t.files || workdirs || fs)
+		printf("bench clean: %lu file%s (%s), %d work director%s and %d test filesystem folder%s removed from %s\n",
+		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies",
+		       fs, fs == 1 ? "" : "s", dir);
 	else
 		printf("bench clean: nothing of bench's to remove in %s\n", dir);
 	return 0;

@@ -662,6 +662,8 @@ int cmd_run(int argc, char **argv)
 		ret = check_exports(&o);
 	if (ret)
 		return ret;
+	if (o.fs.n && !o.dry_run)
+		return run_filesystems(&o);
 	progress_init(&r.progress, o.quiet);
 	if (o.dry_run) {
 		ret = dry_run(&r);
