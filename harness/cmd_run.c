@@ -657,6 +657,10 @@ int cmd_run(int argc, char **argv)
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.completion) {
+		cli_completion_bash(stdout);
+		return 0;
+	}
 	ret = check_out_dir(o.out);
 	if (!ret)
 		ret = check_exports(&o);

@@ -89,9 +89,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 		break;
 	case OPT_SYSCALLS: o->syscount = (enum syscount_method)v->choice; break;
 	case OPT_FORMAT: o->format = (enum out_format)v->choice; break;
-	case OPT_COMPLETION:
-		cli_completion_bash(stdout);
-		return -1;
+	case OPT_COMPLETION: o->completion = true; break;
 	default: break;
 	}
 	return 0;

@@ -33,6 +33,7 @@ struct bench_opts {
 	bool plot;
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */
+	bool completion;		/* --completion bash: print the script */
 	bool no_limits;
 	bool tune;			/* quiet the VM for the run (root) */
 	unsigned queue_depth;

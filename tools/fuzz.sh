@@ -19,7 +19,7 @@ flags=(-std=c17 -D_GNU_SOURCE -DCOPYBENCH_VERSION='"fuzz"' -g -O1
 	-Iharness -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
 declare -A sources=(
 	[fuzz_parse_size]="lib/units.c"
-	[fuzz_options]="harness/options.c harness/paths.c lib/units.c"
+	[fuzz_options]="harness/options.c harness/cli.c harness/cli_table.c harness/paths.c lib/units.c"
 	[fuzz_csv]="lib/csv.c"
 )
 
