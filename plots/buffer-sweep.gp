@@ -3,7 +3,8 @@
 #
 # Data (plot-buffer-sweep.dat), one block per strategy:
 #   buffer_bytes  median_MiB/s  buffer_label
-# Variables: datafile, out, fmt, plotsdir, ttl, names (one quoted title per
+# Variables: datafile, out, fmt, plotsdir, ttl, colours (each curve's colour, from the
+# palette keyed by strategy name), names (one quoted title per
 # block), nblocks.
 load plotsdir.'/common.gp'
 set title ttl
@@ -14,4 +15,4 @@ set yrange [0:*]
 set offsets graph 0.05, graph 0.05, 0, 0
 set key outside right top
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:xtic(3) \
-	with linespoints lt (i + 1) title word(names, i + 1)
+	with linespoints lt (i + 1) lc rgb word(colours, i + 1) title word(names, i + 1)

@@ -9,7 +9,8 @@
 #   label  MiB/s_of_strategy_1 ... MiB/s_of_strategy_n   (NaN: none)
 # Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
 # block), nblocks, and per block i: names<i> (the quoted strategy names, in
-# column order) and nnames<i>.
+# column order), nnames<i> and colours<i> (each strategy's colour, from the
+# palette keyed by strategy name: the same in every panel and chart).
 h = 160 + 460 * nblocks
 w = 1200
 load plotsdir.'/common.gp'
@@ -30,6 +31,7 @@ do for [i = 0:nblocks - 1] {
 	set title word(panels, i + 1)
 	names = value(sprintf('names%d', i))
 	n = value(sprintf('nnames%d', i))
-	plot for [k = 1:n] datafile index i using (column(k + 1)):xtic(1) title word(names, k)
+	colours = value(sprintf('colours%d', i))
+	plot for [k = 1:n] datafile index i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k)
 }
 unset multiplot

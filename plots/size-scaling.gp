@@ -14,4 +14,4 @@ set ylabel 'time per copy (s, median, log scale)'
 set offsets graph 0.05, graph 0.05, 0, 0
 set key outside right top
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:xtic(3) \
-	with linespoints lt (i + 1) title word(names, i + 1)
+	with linespoints lt (i + 1) lc rgb word(colours, i + 1) title word(names, i + 1)

@@ -3,7 +3,9 @@
 # here appear as empty bars marked "unavailable" (or "failed").
 #
 # Data (plot-throughput.dat), one block per workload, in panel order:
-#   label  median_MiB/s  slowest_MiB/s  fastest_MiB/s  note
+#   label  median_MiB/s  slowest_MiB/s  fastest_MiB/s  note  colour
+# (colour: the strategy's, from the palette keyed by strategy name, as an
+# integer 0xRRGGBB: the same in every chart)
 # Variables: datafile, out, fmt, plotsdir, ttl (title), panels (one quoted
 # panel title per block), nblocks.
 h = 160 + 440 * nblocks
@@ -17,7 +19,7 @@ set boxwidth 0.7
 set bmargin 6
 do for [i = 0:nblocks - 1] {
 	set title word(panels, i + 1)
-	plot datafile index i using 0:2:xtic(1) with boxes lt 1 notitle, \
+	plot datafile index i using 0:2:6:xtic(1) with boxes lc rgb variable notitle, \
 	     '' index i using 0:2:3:4 with yerrorbars lc rgb '#222222' pt 0 notitle, \
 	     '' index i using 0:(0):5 with labels rotate left offset 0,0.5 tc rgb '#c44e52' notitle
 }

@@ -155,7 +155,7 @@ static void metadata_and_labels(void)
 	CHECK(strcmp(text("SELECT build_type || '|' || started_utc || '|' || (meta_json IS NULL) FROM run WHERE commit_sha = 'c8'"),
 		     "|2020-02-03T04:05:06Z|1") == 0);
 	CHECK_EQ_U64(hrun("add", e, "--commit", "c9", "--label", "nokey", "--db", db, (char *)NULL), 2);
-	CHECK(strcmp(herr, "bench history add: bad value 'nokey' for --label (KEY=VALUE)\n") == 0);
+	CHECK(strcmp(herr, "bench history add: --label 'nokey': not KEY=VALUE\n") == 0);
 }
 
 static void git_or_commit(void)

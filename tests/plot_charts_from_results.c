@@ -166,6 +166,46 @@ static void check_chart(const char *dir, const char *chart)
 		fprintf(stderr, "chart %s: missing or malformed\n", chart);
 }
 
+/* The colour chart's data gives strategy: the throughput bar's last column
+ * (0xRRGGBB as an integer), or a curve's "# colour NAME #rrggbb". -1: none. */
+static long data_colour(const char *dir, const char *chart, const char *strategy)
+{
+	char path[1024], line[512], want[160];
+	long colour = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/plot-%s.dat", dir, chart);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "# colour %s #", strategy);
+	while (colour < 0 && fgets(line, sizeof(line), f)) {
+		char *last = strrchr(line, ' ');
+		size_t n = strlen(strategy);
+
+		if (!strncmp(line, want, strlen(want)))
+			colour = strtol(line + strlen(want), NULL, 16);
+		else if (line[0] == '"' && !strncmp(line + 1, strategy, n) &&
+			 (line[n + 1] == '"' || line[n + 1] == ' ') && last)
+			colour = strtol(last + 1, NULL, 10);
+	}
+	fclose(f);
+	return colour;
+}
+
+/* One strategy, one colour: the same in the throughput bars and in the
+ * buffer-sweep curves, and another strategy's is another. */
+static void check_palette(const char *dir)
+{
+	long bar = data_colour(dir, "throughput", "readwrite");
+	long curve = data_colour(dir, "buffer-sweep", "readwrite");
+	long other = data_colour(dir, "throughput", "mmap");
+
+	CHECK(bar >= 0);
+	CHECK_EQ_U64((uint64_t)bar, (uint64_t)curve);
+	CHECK(other >= 0 && other != bar);
+}
+
 static void test_full_folder(const char *tmp)
 {
 	char dir[512], out[512];
@@ -179,6 +219,7 @@ static void test_full_folder(const char *tmp)
 	CHECK_EQ_U64(run_plot(2, argv, out), 0);
 	for (size_t i = 0; i < NCHARTS; i++)
 		check_chart(dir, charts[i]);
+	check_palette(dir);
 	/* one machine, kernel and filesystem: only the comparison skipped */
 	CHECK(file_contains(out, "compare: skipped: the results come from one machine, kernel and filesystem"));
 	for (size_t i = 0; i < NCHARTS; i++) {

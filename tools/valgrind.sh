@@ -33,7 +33,7 @@ vg run_csv 0 --size 64K --repeat 1 --strategy readwrite --syscalls off --format 
 	--out "$tmp/res2" --dir "$tmp/d" --quiet
 vg copy 0 copy --strategy readwrite "$tmp/d/random-1048576-s1.dat" "$tmp/copy"
 vg copy_exists 1 copy --strategy readwrite "$tmp/d/random-1048576-s1.dat" "$tmp/copy"
-vg copy_char_device 1 copy --strategy readwrite /dev/zero "$tmp/copy2"
+vg copy_char_device 2 copy --strategy readwrite /dev/zero "$tmp/copy2"
 vg gen 0 gen text 100K "$tmp/text"
 vg bad_size 2 --size 10Q --dir "$tmp/d"
 vg check 0 check --baseline "$tmp/res" --current "$tmp/res"

@@ -7,6 +7,7 @@
 #include "check_internal.h"
 #include "csv.h"
 #include "json.h"
+#include "meta.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -214,7 +215,8 @@ static void json_row(const struct check_row *r, FILE *out)
 static void report_json(const struct check_report *rep,
 			const struct check_opts *o, FILE *out)
 {
-	fprintf(out, "{\n  \"mode\": \"%s\", \"threshold_pct\": %g, \"alpha\": %g,\n  \"cases\": [\n",
+	fprintf(out, "{\n  \"schema_version\": %d, \"mode\": \"%s\", \"threshold_pct\": %g, \"alpha\": %g,\n  \"cases\": [\n",
+		META_SCHEMA_VERSION,
 		o->only_syscalls ? "syscalls" : o->ref == REF_ABSOLUTE ? "absolute" : o->ref == REF_MEMCPY ? "memcpy" : "cases",
 		o->threshold * 100, o->alpha);
 	for (size_t i = 0; i < rep->nrows; i++) {

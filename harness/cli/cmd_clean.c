@@ -6,31 +6,18 @@
  * directories of runs that were killed (work-<pid>-XXXXXX of a pid that no
  * longer exists). Results are the user's: never touched.
  */
+#include "cli.h"
 #include "commands.h"
 #include "dataset.h"
 #include "paths.h"
 #include "runner.h"
+#include "testfs.h"
 #include "units.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const char clean_usage[] = "usage: bench clean [--dir DIR]";
-static const char clean_help[] =
-"usage: bench clean [--dir DIR]\n"
-"\n"
-"Removes what bench left in DIR (default: the default --dir of bench):\n"
-"the datasets it generated, each a file with bench's manifest beside it that\n"
-"still describes it, and the work directories of runs that were killed.\n"
-"Nothing else is removed: a file bench did not make, or one changed since,\n"
-"stays (the latter is named). Results folders are never touched.\n"
-"Prints each path it removes.\n"
-"\n"
-"  --dir DIR    the folder to clean\n"
-"  --help       this text\n";
 
 struct clean_tally {
 	unsigned long files;
@@ -52,40 +39,23 @@ static void clean_report(const char *path, uint64_t bytes, const char *kept, voi
 	t->bytes += bytes;
 }
 
+static void clean_fs_report(const char *what, const char *path, const char *why, void *arg)
+{
+	(void)arg;
+	printf("%s %s%s%s (a test filesystem of a killed bench --fs)\n", what, path,
+	       why ? ": " : "", why ? why : "");
+}
+
 static void clean_workdir_report(const char *path)
 {
 	printf("removed %s/ (the work directory of a killed run)\n", path);
 }
 
-/* Parses argv into *dir. 0, -1 after --help, or 2. */
-static int clean_parse(int argc, char **argv, const char **dir)
+static int clean_apply(struct cli_parser *p, const struct cli_option *opt,
+		       const struct cli_value *v)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'd') {
-			*dir = optarg;
-		} else if (opt == 'h') {
-			fputs(clean_help, stdout);
-			return -1;
-		} else {
-			fprintf(stderr, "bench clean: %s '%s' (%s)\n",
-				opt == ':' ? "missing value for" : "unexpected argument",
-				argv[optind - 1], clean_usage);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "bench clean: unexpected argument '%s' (%s)\n", argv[optind], clean_usage);
-		return 2;
-	}
+	if (opt->id == OPT_DIR)
+		*(const char **)p->ctx = v->str;
 	return 0;
 }
 
@@ -95,10 +65,11 @@ int cmd_clean(int argc, char **argv)
 	struct clean_tally t = { 0 };
 	const char *dir = default_dir;
 	struct stat st;
-	int ret, workdirs;
+	int ret, workdirs, fs;
+	struct cli_parser p = { .cmd = CMD_CLEAN, .apply = clean_apply, .ctx = &dir };
 
 	paths_dataset_dir(default_dir, sizeof(default_dir));
-	ret = clean_parse(argc, argv, &dir);
+	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (stat(dir, &st) && errno == ENOENT) {
@@ -110,11 +81,18 @@ int cmd_clean(int argc, char **argv)
 		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
+	fs = testfs_clean_stale(dir, clean_fs_report, NULL);
 	workdirs = runner_remove_stale_workdirs(dir, clean_workdir_report);
 	format_size(t.bytes, size, sizeof(size));
-	if (t.files || workdirs)
-		printf("bench clean: %lu file%s (%s) and %d work director%s removed from %s\n",
-		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies", dir);
+	if (fs < 0) {
+		fprintf(stderr, "bench clean: the test filesystems of a killed bench --fs in %s were not all removed (unmounting needs root)\n",
+			dir);
+		return 1;
+	}
+	if (t.files || workdirs || fs)
+		printf("bench clean: %lu file%s (%s), %d work director%s and %d test filesystem folder%s removed from %s\n",
+		       t.files, t.files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies",
+		       fs, fs == 1 ? "" : "s", dir);
 	else
 		printf("bench clean: nothing of bench's to remove in %s\n", dir);
 	return 0;

@@ -9,6 +9,7 @@
  * dies (SIGBUS when an mmap'd source shrinks) is reported, not a crash.
  */
 #include "child.h"
+#include "cli.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "strategy.h"
@@ -17,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -43,89 +43,46 @@ struct copy_cmd {
 	uint64_t size;
 };
 
-static const char copy_help[] =
-"usage: bench copy --strategy S [options] SRC DST\n"
-"\n"
-"Copies the regular file SRC to DST with one strategy and exits: for timing\n"
-"whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
-"written beside DST and renamed into place only when it is complete.\n"
-"\n"
-"  --strategy S        a strategy from `bench list` (required)\n"
-"  --buffer B          buffer or block size for buffered strategies (default: the strategy's)\n"
-"  --queue-depth N     io_uring queue depth\n"
-"  --threads N         parallel strategy threads\n"
-"  --fsync             fdatasync DST before it counts as copied\n"
-"  --force             replace an existing DST (never SRC itself)\n"
-"  --count-syscalls    print the system calls the copy made (perf counters or ptrace)\n"
-"  --time              print the copy's own time, measured around the strategy alone\n"
-"                      in the child, as `wall_ns N cpu_wait_ns W` (W: its wait for a\n"
-"                      CPU inside that time), what bench ab compares\n"
-"\n"
-"Exit status: 0 copied; 1 the copy failed (DST left untouched); 2 usage error.\n";
-
-static int copy_usage(const char *why, const char *arg)
+static int copy_apply(struct cli_parser *p, const struct cli_option *opt,
+		      const struct cli_value *v)
 {
-	if (arg)
-		fprintf(stderr, "bench copy: %s '%s' (usage: bench copy --strategy S [--buffer B] [--queue-depth N] [--threads N] [--fsync] [--force] [--count-syscalls] SRC DST)\n", why, arg);
-	else
-		fprintf(stderr, "bench copy: %s (usage: bench copy --strategy S [--buffer B] [--queue-depth N] [--threads N] [--fsync] [--force] [--count-syscalls] SRC DST)\n", why);
-	return 2;
+	struct copy_cmd *cc = p->ctx;
+
+	switch (opt->id) {
+	case OPT_COPY_STRATEGY:
+		cc->s = strategy_find(v->str);
+		if (!cc->s)
+			return cli_bad_value(p, opt, v->str, "unknown strategy (see bench list)");
+		break;
+	case OPT_COPY_BUFFER:
+		if (v->u > (1ull << 32))
+			return cli_bad_value(p, opt, v->str, "larger than 4G");
+		cc->job.buffer_size = (size_t)v->u;
+		break;
+	case OPT_QUEUE_DEPTH: cc->job.queue_depth = (unsigned)v->u; break;
+	case OPT_THREADS: cc->job.threads = (unsigned)v->u; break;
+	case OPT_FORCE: cc->force = true; break;
+	case OPT_FSYNC: cc->fsync = true; break;
+	case OPT_COUNT_SYSCALLS: cc->count = true; break;
+	case OPT_COPY_TIME: cc->time = true; break;
+	default: break;
+	}
+	return 0;
 }
 
 static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
 {
-	static const struct option opts[] = {
-		{ "strategy", required_argument, NULL, 's' },
-		{ "buffer", required_argument, NULL, 'b' },
-		{ "queue-depth", required_argument, NULL, 'q' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "fsync", no_argument, NULL, 'y' },
-		{ "count-syscalls", no_argument, NULL, 'c' },
-		{ "time", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int opt;
+	struct cli_parser p = { .cmd = CMD_COPY, .apply = copy_apply, .ctx = cc, .max_operands = 2 };
+	int ret = cli_parse(&p, argc, argv);
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			cc->s = strategy_find(optarg);
-			if (!cc->s)
-				return copy_usage("unknown strategy", optarg);
-			break;
-		case 'b': case 'q': case 't':
-			if (parse_size(optarg, &v) || v == 0 || v > (1ull << 32))
-				return copy_usage("not a positive size or count", optarg);
-			if (opt == 'b')
-				cc->job.buffer_size = (size_t)v;
-			else if (opt == 'q')
-				cc->job.queue_depth = (unsigned)v;
-			else
-				cc->job.threads = (unsigned)v;
-			break;
-		case 'f': cc->force = true; break;
-		case 'y': cc->fsync = true; break;
-		case 'c': cc->count = true; break;
-		case 'T': cc->time = true; break;
-		case 'h':
-			fputs(copy_help, stdout);
-			return -1;
-		default:
-			return copy_usage(opt == ':' ? "missing value for" : "unknown option",
-					  argv[optind - 1]);
-		}
-	}
+	if (ret)
+		return ret;
 	if (!cc->s)
-		return copy_usage("--strategy is required", NULL);
-	if (argc - optind != 2)
-		return copy_usage("expected SRC and DST", NULL);
-	cc->src = argv[optind];
-	cc->dst = argv[optind + 1];
+		return cli_usage_error(&p, "--strategy is required");
+	if (p.noperands != 2)
+		return cli_usage_error(&p, "expected SRC and DST");
+	cc->src = p.operands[0];
+	cc->dst = p.operands[1];
 	return 0;
 }
 
@@ -144,7 +101,8 @@ static const char *file_kind(mode_t m)
 	return "not a regular file";
 }
 
-/* Refuses sources whose size cannot be trusted and a DST that is SRC. */
+/* Refuses sources whose size cannot be trusted (2: an unusable input) and
+ * a DST that is SRC or exists (1). */
 static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 {
 	struct statfs fs;
@@ -153,13 +111,13 @@ static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 	if (!S_ISREG(src_st->st_mode)) {
 		fprintf(stderr, "bench copy: %s: is %s; bench copies regular files only\n",
 			cc->src, file_kind(src_st->st_mode));
-		return 1;
+		return 2;
 	}
 	if (statfs(cc->src, &fs) == 0 &&
 	    (fs.f_type == PROC_SUPER_MAGIC_ || fs.f_type == SYSFS_MAGIC_)) {
 		fprintf(stderr, "bench copy: %s: is a kernel pseudo-file whose size is not its length; bench copies regular files only\n",
 			cc->src);
-		return 1;
+		return 2;
 	}
 	if (stat(cc->dst, &dst_st) == 0) {
 		if (dst_st.st_dev == src_st->st_dev && dst_st.st_ino == src_st->st_ino) {
@@ -310,7 +268,7 @@ int cmd_copy(int argc, char **argv)
 		fprintf(stderr, "bench copy: %s: %s\n", cc.src, strerror(errno));
 		if (src_fd >= 0)
 			close(src_fd);
-		return 1;
+		return 2;	/* a missing or unreadable input, as everywhere */
 	}
 	ret = check_paths(&cc, &st);
 	if (ret)

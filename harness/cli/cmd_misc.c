@@ -2,32 +2,23 @@
 /* cmd_misc.c - `bench list`, `bench gen`, `bench evict`. */
 #include "cache.h"
 #include "channel.h"
+#include "cli.h"
 #include "commands.h"
 #include "dataset.h"
 #include "interrupt.h"
+#include "json.h"
+#include "meta.h"
 #include "strategy.h"
 #include "units.h"
 #include "workload.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const char list_usage[] = "usage: bench list [--dir DIR]";
-static const char list_help[] =
-"usage: bench list [--dir DIR]\n"
-"\n"
-"Lists the strategies, channels and workloads, whether each can run here and\n"
-"why not, and the system calls each strategy and channel makes (checked by the\n"
-"tests). Strategies are probed with scratch files in DIR (default: .), since\n"
-"what the filesystem supports decides some of them.\n"
-"\n"
-"  --dir DIR    probe on the filesystem of DIR\n"
-"  --help       this text\n";
+#include <unistd.h>
 
 static void list_strategies(const char *dir)
 {
@@ -65,36 +56,90 @@ static void list_channels(void)
 	}
 }
 
+static void list_json(const char *dir)
+{
+	struct json_out j = json_out_begin(stdout);
+	char why[200];
+
+	json_kv_u64(&j, "schema_version", META_SCHEMA_VERSION);
+	json_kv_str(&j, "dir", dir);
+	json_begin_array(&j, "strategies");
+	for (size_t i = 0; i < strategy_count; i++) {
+		const struct copy_strategy *s = strategy_table[i];
+		bool ok;
+
+		if (s->flags & STRATEGY_TEST_ONLY)
+			continue;
+		ok = !strategy_probe(s, dir, why, sizeof(why));
+		json_begin_inline_object(&j, NULL);
+		json_kv_str(&j, "name", s->name);
+		json_kv_bool(&j, "available", ok);
+		json_kv_str(&j, "why", ok ? "" : why);
+		json_kv_str(&j, "syscalls", s->syscalls);
+		json_kv_str(&j, "description", s->description);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_begin_array(&j, "channels");
+	for (size_t i = 0; i < channel_count; i++) {
+		const struct channel *ch = channel_table[i];
+		bool ok = !channel_probe(ch, why, sizeof(why));
+
+		json_begin_inline_object(&j, NULL);
+		json_kv_str(&j, "name", ch->name);
+		json_kv_bool(&j, "available", ok);
+		json_kv_str(&j, "why", ok ? "" : why);
+		json_kv_str(&j, "syscalls", ch->syscalls);
+		json_kv_str(&j, "description", ch->description);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_begin_array(&j, "workloads");
+	for (size_t i = 0; i < workload_count; i++) {
+		json_begin_inline_object(&j, NULL);
+		json_kv_str(&j, "name", workload_table[i]->name);
+		json_kv_bool(&j, "available", true);
+		json_kv_str(&j, "description", workload_table[i]->description);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_out_end(&j);
+}
+
+struct list_opts {
+	const char *dir;
+	bool json;
+};
+
+static int list_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
+{
+	struct list_opts *o = p->ctx;
+
+	if (opt->id == OPT_DIR)
+		o->dir = v->str;
+	else if (opt->id == OPT_LIST_FORMAT)
+		o->json = v->choice == 1;
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = ".";
-	int opt;
+	struct list_opts o = { .dir = "." };
+	struct cli_parser p = { .cmd = CMD_LIST, .apply = list_apply, .ctx = &o };
+	struct stat st;
+	int ret = cli_parse(&p, argc, argv);
 
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'd') {
-			dir = optarg;
-		} else if (opt == 'h') {
-			fputs(list_help, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "bench list: %s '%s' (%s)\n",
-				opt == ':' ? "missing value for" : "unexpected argument",
-				argv[optind - 1], list_usage);
-			return 2;
-		}
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (stat(o.dir, &st) || (S_ISDIR(st.st_mode) && access(o.dir, W_OK | X_OK)))
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, "not a folder");
+	if (o.json) {
+		list_json(o.dir);
+		return 0;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "bench list: unexpected argument '%s' (%s)\n", argv[optind], list_usage);
-		return 2;
-	}
-	list_strategies(dir);
+	list_strategies(o.dir);
 	list_channels();
 	printf("\nworkloads:\n");
 	for (size_t i = 0; i < workload_count; i++)
@@ -102,97 +147,65 @@ int cmd_list(int argc, char **argv)
 	return 0;
 }
 
-static const char gen_usage[] = "usage: bench gen KIND SIZE FILE [--seed N] [--force]";
-static const char gen_help[] =
-"usage: bench gen KIND SIZE FILE [--seed N] [--force]\n"
-"\n"
-"Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"
-"and seed give the same bytes on every machine. Prints the file's XXH3 hash.\n"
-"\n"
-"  KIND         random, text (lines of 10..64 bytes), zero or sparse\n"
-"  SIZE         bytes, or with a unit: 4096, 64K, 200M, 1.5G\n"
-"  --seed N     the generator's seed (default 1)\n"
-"  --force      replace FILE if it is a regular file\n"
-"  --help       this text\n";
+struct gen_opts {
+	uint64_t seed;
+	bool force;
+};
 
-int cmd_gen(int argc, char **argv)
+static int gen_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
 {
-	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum dataset_kind kind;
-	uint64_t size, seed = 1, hash;
-	struct stat st;
-	bool force = false;
-	int opt, err;
+	struct gen_opts *o = p->ctx;
 
-	opterr = 0;
-	optind = 0;	/* options may follow KIND SIZE FILE, as the README shows */
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'f') {
-			force = true;
-			continue;
-		}
-		if (opt == 'h') {
-			fputs(gen_help, stdout);
-			return 0;
-		}
-		if (opt == 's' && (parse_size(optarg, &seed) || strpbrk(optarg, "KkMmGgTt."))) {
-			fprintf(stderr, "bench gen: --seed '%s' is not a whole number (%s)\n", optarg, gen_usage);
-			return 2;
-		}
-		if (opt != 's') {
-			fprintf(stderr, "bench gen: %s '%s' (%s)\n",
-				opt == ':' ? "missing value for" : "unknown option",
-				argv[optind - 1], gen_usage);
-			return 2;
-		}
-	}
-	if (argc - optind != 3) {
-		fprintf(stderr, "bench gen: %s\n", gen_usage);
-		return 2;
-	}
-	if (dataset_kind_parse(argv[optind], &kind)) {
-		fprintf(stderr, "bench gen: unknown dataset kind '%s' (known: random, text, zero, sparse)\n",
-			argv[optind]);
-		return 2;
-	}
-	if (parse_size(argv[optind + 1], &size)) {
-		fprintf(stderr, "bench gen: '%s' is not a size (examples: 4096, 64K, 200M, 1.5G)\n",
-			argv[optind + 1]);
-		return 2;
-	}
-	if (lstat(argv[optind + 2], &st) == 0 && (!force || !S_ISREG(st.st_mode))) {
-		fprintf(stderr, "bench gen: %s exists; %s\n", argv[optind + 2],
-			S_ISREG(st.st_mode) ? "use --force to replace it" : "it is not a regular file");
-		return 1;
-	}
-	err = dataset_generate(kind, size, seed, argv[optind + 2], &hash);
-	if (err) {
-		fprintf(stderr, "bench gen: %s: %s\n", argv[optind + 2], strerror(-err));
-		return 1;
-	}
-	printf("%s %s %llu bytes seed %llu xxh3 %016llx\n", argv[optind + 2],
-	       dataset_kind_name(kind), (unsigned long long)size,
-	       (unsigned long long)seed, (unsigned long long)hash);
+	if (opt->id == OPT_SEED)
+		o->seed = v->u;
+	else if (opt->id == OPT_FORCE)
+		o->force = true;
 	return 0;
 }
 
-static const char evict_usage[] = "usage: bench evict FILE...";
-static const char evict_help[] =
-"usage: bench evict FILE...\n"
-"\n"
-"Drops each FILE's pages from the page cache (fdatasync, then\n"
-"POSIX_FADV_DONTNEED) and checks with mincore that they are gone. Fails for\n"
-"a file that stays resident (tmpfs cannot evict). Name a file that starts\n"
-"with '-' after --.\n"
-"\n"
-"  --help       this text\n";
+int cmd_gen(int argc, char **argv)
+{
+	struct gen_opts o = { .seed = 1 };
+	struct cli_parser p = { .cmd = CMD_GEN, .apply = gen_apply, .ctx = &o, .max_operands = 3 };
+	enum dataset_kind kind;
+	uint64_t size, hash;
+	struct stat st;
+	const char *file;
+	int err = cli_parse(&p, argc, argv);
 
-/* Evicts one file; 0, or 1 with the reason on stderr. */
+	if (err)
+		return err < 0 ? 0 : err;
+	if (p.noperands != 3)
+		return cli_usage_error(&p, "expected KIND SIZE FILE");
+	file = p.operands[2];
+	if (dataset_kind_parse(p.operands[0], &kind)) {
+		fprintf(stderr, "bench gen: unknown dataset kind '%s' (known: random, text, zero, sparse)\n",
+			p.operands[0]);
+		return 2;
+	}
+	if (parse_size(p.operands[1], &size)) {
+		fprintf(stderr, "bench gen: '%s' is not a size (examples: 4096, 64K, 200M, 1.5G)\n",
+			p.operands[1]);
+		return 2;
+	}
+	if (lstat(file, &st) == 0 && (!o.force || !S_ISREG(st.st_mode))) {
+		fprintf(stderr, "bench gen: %s exists; %s\n", file,
+			S_ISREG(st.st_mode) ? "use --force to replace it" : "it is not a regular file");
+		return 1;
+	}
+	err = dataset_generate(kind, size, o.seed, file, &hash);
+	if (err) {
+		fprintf(stderr, "bench gen: %s: %s\n", file, strerror(-err));
+		return 1;
+	}
+	printf("%s %s %llu bytes seed %llu xxh3 %016llx\n", file,
+	       dataset_kind_name(kind), (unsigned long long)size,
+	       (unsigned long long)o.seed, (unsigned long long)hash);
+	return 0;
+}
+
+/* Evicts one file; 0, or 1 (stays resident, or fails) or 2 (missing) with
+ * the reason on stderr. */
 static int evict_one(const char *path)
 {
 	double pct;
@@ -200,7 +213,7 @@ static int evict_one(const char *path)
 
 	if (err) {
 		fprintf(stderr, "bench evict: %s: %s\n", path, strerror(-err));
-		return 1;
+		return err == -ENOENT || err == -EACCES ? 2 : 1;	/* an unusable input */
 	}
 	if (!cache_state_ok(CACHE_COLD, pct)) {
 		fprintf(stderr, "bench evict: %s: still %.0f%% resident (tmpfs cannot evict)\n",
@@ -210,29 +223,26 @@ static int evict_one(const char *path)
 	return 0;
 }
 
+static int evict_apply(struct cli_parser *p, const struct cli_option *opt,
+		       const struct cli_value *v)
+{
+	(void)p, (void)opt, (void)v;
+	return 0;
+}
+
 int cmd_evict(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret = 0;
+	struct cli_parser p = { .cmd = CMD_EVICT, .apply = evict_apply, .max_operands = -1 };
+	int ret = cli_parse(&p, argc, argv);
 
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(evict_help, stdout);
-			return 0;
-		}
-		fprintf(stderr, "bench evict: unknown option '%s' (%s)\n", argv[optind - 1], evict_usage);
-		return 2;
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!p.noperands)
+		return cli_usage_error(&p, "which files?");
+	for (int i = 0; i < p.noperands; i++) {
+		int one = evict_one(p.operands[i]);
+
+		ret = one > ret ? one : ret;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "bench evict: %s\n", evict_usage);
-		return 2;
-	}
-	for (int i = optind; i < argc; i++)
-		ret |= evict_one(argv[i]);
 	return ret;
 }

@@ -14,33 +14,14 @@
 #include "plot.h"
 #include "plot_internal.h"
 
+#include "cli.h"
 #include "fsinfo.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-static void plot_usage(FILE *f)
-{
-	fputs("usage: bench plot [--out DIR] [RESULTS_DIR...]\n"
-	      "Draws the charts of a results folder (default: the latest under results/)\n"
-	      "as PNG and SVG files beside its CSVs, with gnuplot and the scripts in plots/.\n"
-	      "Several folders (other machines, kernels, filesystems) are drawn together into\n"
-	      "--out (default results/compare-<UTC stamp>): the compare chart puts them side\n"
-	      "by side, labelled by what differs; rows of different ones are never pooled.\n"
-	      "Charts without data for their question are skipped with a line saying why.\n"
-	      "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.\n", f);
-}
-
-static int plot_bad_argument(const char *arg)
-{
-	fprintf(stderr, "bench plot: unexpected argument '%s'\n", arg);
-	plot_usage(stderr);
-	return 2;
-}
 
 /*
  * Where the charts go: --out (already in ctx->dir), the one folder read, or
@@ -69,42 +50,34 @@ static int plot_out_dir(struct plot_ctx *ctx)
 	return 0;
 }
 
+static int plot_apply(struct cli_parser *p, const struct cli_option *opt,
+		      const struct cli_value *v)
+{
+	if (opt->id == OPT_PLOT_OUT)
+		*(const char **)p->ctx = v->str;
+	return 0;
+}
+
 /* Parses argv into ctx->inputs and ctx->dir (--out, or ""). 0, -1 after
  * --help, or the exit code to return. */
 static int plot_parse_args(struct plot_ctx *ctx, int argc, char **argv)
 {
-	static const struct option long_opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "out", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static char latest[PATH_MAX];
 	const char *out = NULL;
-	int opt;
+	struct cli_parser p = { .cmd = CMD_PLOT, .apply = plot_apply, .ctx = &out,
+				.max_operands = PLOT_MAX_INPUTS };
+	int ret = cli_parse(&p, argc, argv);
 
-	opterr = 0;
-	optind = 0;	/* 0, not 1: glibc then forgets a half-read "-abc" */
-	while ((opt = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-		if (opt == 'o') {
-			out = optarg;
-			continue;
-		}
-		if (opt != 'h')
-			return plot_bad_argument(argv[optind - 1]);
-		plot_usage(stdout);
-		return -1;
-	}
-	if (argc - optind > PLOT_MAX_INPUTS)
-		return plot_bad_argument(argv[optind + PLOT_MAX_INPUTS]);
-	for (int i = optind; i < argc; i++) {
+	if (ret)
+		return ret;
+	for (int i = 0; i < p.noperands; i++) {
 		struct stat st;
 
-		if (stat(argv[i], &st) || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "bench plot: '%s' is not a results folder\n", argv[i]);
-			plot_usage(stderr);
+		if (stat(p.operands[i], &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "bench plot: '%s' is not a results folder\n", p.operands[i]);
 			return 2;
 		}
-		ctx->inputs[ctx->ninputs++] = argv[i];
+		ctx->inputs[ctx->ninputs++] = p.operands[i];
 	}
 	if (!ctx->ninputs) {
 		if (!plot_latest_results(latest, sizeof(latest))) {

@@ -3,6 +3,7 @@
  * cmd_run.c - `bench [options]`: parse the options, then take the steps of a
  * run (run_steps.c) here, or once per filesystem with --fs (run_fs.c).
  */
+#include "cli.h"
 #include "commands.h"
 #include "run.h"
 
@@ -19,12 +20,21 @@ int cmd_run(int argc, char **argv)
 	ret = options_parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.completion) {
+		cli_completion_bash(stdout);
+		return 0;
+	}
 	ret = run_check_outputs(&o);
 	if (ret)
 		return ret;
-	if (o.fs.n)
+	if (o.fs.n && !o.dry_run)
 		return run_filesystems(&o);
 	progress_init(&r.progress, o.quiet);
+	if (o.dry_run) {
+		ret = run_dry_run(&r);
+		run_free(&r);
+		return ret;
+	}
 	ret = run_prepare(&r);
 	if (!ret)
 		ret = run_measure(&r);

@@ -11,6 +11,9 @@
 
 /* --out and the --export-* files can be written. 0, or 2 after one line. */
 int run_check_outputs(const struct bench_opts *o);
+/* --dry-run: parse and plan, print the cases and what the run needs (disk
+ * space, an estimated duration); run and keep nothing. 0 or the exit status. */
+int run_dry_run(struct runner *r);
 /* Bytes free for bench in dir; UINT64_MAX when it cannot tell. */
 uint64_t run_dir_free(const char *dir);
 /* mkdir -p --dir; what it made goes to made. 0, or 2 after one line. */

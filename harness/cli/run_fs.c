@@ -217,6 +217,17 @@ static int measure_all(struct fs_run *fr, const struct bench_opts *o)
 	return run_measure(all);
 }
 
+/* The leftovers of a killed bench --fs in dir: said, with how to remove them. */
+static void warn_stale(const char *dir)
+{
+	char first[PATH_MAX];
+	size_t n = testfs_find_stale(dir, first, sizeof(first));
+
+	if (n)
+		fprintf(stderr, "bench: note: %zu test filesystem folder%s of a killed bench --fs left in %s (%s); bench clean --dir %s unmounts and removes them\n",
+			n, n == 1 ? "" : "s", dir, first, dir);
+}
+
 int run_filesystems(struct bench_opts *o)
 {
 	struct fs_run *fr = calloc(1, sizeof(*fr));
@@ -227,6 +238,7 @@ int run_filesystems(struct bench_opts *o)
 		return 1;
 	clock_gettime(CLOCK_REALTIME, &fr->start);
 	fr->start_ns = runner_now_ns();
+	warn_stale(o->dir);
 	ret = testfs_parse(&o->fs, &fr->set);
 	if (!ret)
 		ret = check_root(&fr->set);

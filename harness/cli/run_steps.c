@@ -538,6 +538,134 @@ out_restore:
 	return ret;
 }
 
+/*
+ * --dry-run's estimate: each case's warm-up and measured runs at an assumed
+ * DRY_RATE (verification included), the adaptive count between its least
+ * and most (the measured-time budget capping the most), datasets made at
+ * DRY_GEN_RATE. A guide, not a promise: the real rate decides.
+ */
+#define DRY_RATE (1024.0 * 1048576.0)
+#define DRY_GEN_RATE (512.0 * 1048576.0)
+#define DRY_RUN_OVERHEAD 0.005
+#define DRY_BUDGET 10.0
+
+static void dry_estimate(const struct runner *r, double *lo, double *hi)
+{
+	const struct bench_opts *o = r->o;
+	unsigned max = o->repeat ? o->repeat : o->max_runs;
+	unsigned min = o->repeat ? o->repeat : (max < 8 ? max : 8);
+	uint64_t to_make, biggest;
+
+	space_needed(r, &to_make, &biggest);
+	*lo = *hi = (double)to_make / DRY_GEN_RATE;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		double t = (double)c->spec.size / DRY_RATE + DRY_RUN_OVERHEAD;
+		double most = max * t;
+
+		if (c->state == CASE_UNAVAILABLE)
+			continue;
+		if (!o->repeat && most > DRY_BUDGET)
+			most = min * t > DRY_BUDGET ? min * t : DRY_BUDGET;
+		*lo += (o->warmup + min) * t;
+		*hi += o->warmup * t + most;
+	}
+}
+
+static void dry_duration(double s, char *out, size_t n)
+{
+	if (s < 90)
+		snprintf(out, n, "%.0f s", s < 1 ? 1 : s);
+	else if (s < 5400)
+		snprintf(out, n, "%.0f min", s / 60);
+	else
+		snprintf(out, n, "%.1f h", s / 3600);
+}
+
+static void dry_print_cases(const struct runner *r)
+{
+	printf("%-10s %-20s %8s %8s %6s %-5s %s\n", "workload", "strategy", "size", "buffer",
+	       "batch", "cache", "state");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct bench_case *c = &r->cases[i];
+		char size[32], buf[32] = "-", batch[16] = "-";
+
+		format_size(c->spec.size, size, sizeof(size));
+		if (c->spec.buffer)
+			format_size(c->spec.buffer, buf, sizeof(buf));
+		if (c->spec.channel)
+			snprintf(batch, sizeof(batch), "%u", c->spec.batch_lines);
+		printf("%-10s %-20s %8s %8s %6s %-5s %s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
+		       batch, cache_mode_name(c->cache),
+		       c->state == CASE_UNAVAILABLE ? "unavailable: " : "will run",
+		       c->state == CASE_UNAVAILABLE ? c->why : "");
+	}
+}
+
+static void dry_print_needs(const struct runner *r)
+{
+	uint64_t to_make, biggest, have = run_dir_free(r->o->dir);
+	char a[32], b[32], c[32], lo_s[32], hi_s[32];
+	double lo, hi;
+
+	printf("\ndatasets in %s:\n", r->o->dir);
+	for (size_t i = 0; i < r->ndatasets; i++) {
+		const struct dataset *d = &r->datasets[i];
+		char name[PATH_MAX];
+		uint64_t one = 0, big;
+
+		dataset_file_name(d, name, sizeof(name));
+		format_size(d->size, a, sizeof(a));
+		if (d->kind != DATASET_FILE) {
+			struct runner one_r = *r;
+
+			one_r.datasets = (struct dataset *)d;
+			one_r.ndatasets = 1;
+			space_needed(&one_r, &one, &big);
+		}
+		printf("  %-40s %8s  %s\n", d->kind == DATASET_FILE ? d->path : name, a,
+		       d->kind == DATASET_FILE ? "your file (--source)" : one ? "to make" : "made already");
+	}
+	space_needed(r, &to_make, &biggest);
+	approx_size(to_make + biggest + (16u << 20), a, sizeof(a));
+	approx_size(have, b, sizeof(b));
+	approx_size(to_make, c, sizeof(c));
+	printf("\ndisk: about %s needed in %s (%s of datasets to make, one output at a time), %s free%s\n",
+	       a, r->o->dir, c, have == UINT64_MAX ? "unknown" : b,
+	       have < to_make + biggest + (16u << 20) ? ": NOT ENOUGH" : "");
+	dry_estimate(r, &lo, &hi);
+	if (r->o->fs.n) {
+		printf("filesystems: every case on each of %zu (--fs; made as root in --dir, sized from the plan)\n",
+		       r->o->fs.n);
+		lo *= (double)r->o->fs.n;
+		hi *= (double)r->o->fs.n;
+	}
+	dry_duration(lo, lo_s, sizeof(lo_s));
+	dry_duration(hi, hi_s, sizeof(hi_s));
+	printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
+	       lo_s, hi_s);
+}
+
+/* --dry-run: parse and plan, print the cases and what the run needs; run
+ * and keep nothing (a --dir made to probe in is removed again). */
+int run_dry_run(struct runner *r)
+{
+	char made[PATH_MAX], runs[160];
+	int ret = run_make_dir(r->o, made, sizeof(made));
+
+	if (ret)
+		return ret;
+	ret = plan_build(r);
+	if (!ret) {
+		runs_per_case(r->o, runs, sizeof(runs));
+		printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
+		dry_print_cases(r);
+		dry_print_needs(r);
+	}
+	unmake_dirs(r->o->dir, made);
+	return ret;
+}
+
 int run_check_outputs(const struct bench_opts *o)
 {
 	int ret = check_out_dir(o->out);

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -87,63 +86,52 @@ static int add_git(struct add_opts *o, const struct history_io *io)
 
 /* ----------------------------------------------------------- options -- */
 
-enum { OPT_DB = 256, OPT_COMMIT, OPT_BRANCH, OPT_LABEL };
-
-static const struct option add_long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "commit", required_argument, NULL, OPT_COMMIT },
-	{ "branch", required_argument, NULL, OPT_BRANCH },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int add_label(struct add_opts *o, const char *kv, const struct history_io *io)
+static int add_label(struct cli_parser *p, const struct cli_option *opt, const char *kv)
 {
+	struct add_opts *o = p->ctx;
 	const char *eq = strchr(kv, '=');
 
 	if (!eq || eq == kv)
-		return history_bad_value("label", kv, "KEY=VALUE", io);
+		return cli_bad_value(p, opt, kv, "not KEY=VALUE");
 	if (o->nlabels == ADD_MAX_LABELS)
-		return history_bad_value("label", kv, "at most 32 labels", io);
+		return cli_bad_value(p, opt, kv, "at most 32 labels");
 	for (size_t i = 0; i < o->nlabels; i++)
 		if (strncmp(o->label[i], kv, (size_t)(eq - kv) + 1) == 0)
-			return history_bad_value("label", kv, "each key once", io);
+			return cli_bad_value(p, opt, kv, "each key once");
 	o->label[o->nlabels++] = kv;
+	return 0;
+}
+
+static int add_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
+{
+	struct add_opts *o = p->ctx;
+
+	switch (opt->id) {
+	case OPT_DB: o->db = v->str; break;
+	case OPT_COMMIT: o->commit = v->str; break;
+	case OPT_BRANCH: o->branch = v->str; break;
+	case OPT_LABEL: return add_label(p, opt, v->str);
+	default: break;
+	}
 	return 0;
 }
 
 /* 0, -1 after --help, or the exit code. */
 static int add_parse(struct add_opts *o, int argc, char **argv, const struct history_io *io)
 {
-	int opt, ret = 0;
+	struct cli_parser p = { .cmd = CMD_HADD, .apply = add_apply, .ctx = o, .max_operands = -1,
+				.out = io->out, .err = io->err };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->db = HISTORY_DEFAULT_DB;
-	opterr = 0;
-	optind = 0;
-	while (!ret && (opt = getopt_long(argc, argv, ":h", add_long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h': history_help(io); return -1;
-		case OPT_DB: o->db = optarg; break;
-		case OPT_COMMIT: o->commit = optarg; break;
-		case OPT_BRANCH: o->branch = optarg; break;
-		case OPT_LABEL: ret = add_label(o, optarg, io); break;
-		default: return history_bad_option(opt, add_long_opts, argv, io);
-		}
-	}
+	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret;
-	if ((o->commit && !*o->commit) || (o->branch && !*o->branch)) {
-		fprintf(io->err, "%s: --commit and --branch cannot be empty\n", io->who);
-		return 2;
-	}
-	if (optind >= argc) {
-		fprintf(io->err, "%s: which results folders? (see bench history --help)\n", io->who);
-		return 2;
-	}
-	o->dirs = argv + optind;
-	o->ndirs = (size_t)(argc - optind);
+	if (!p.noperands)
+		return cli_usage_error(&p, "which results folders?");
+	o->dirs = p.operands;
+	o->ndirs = (size_t)p.noperands;
 	return add_git(o, io);
 }
 

@@ -39,7 +39,6 @@
 #include "stats.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,45 +239,31 @@ struct changes_opts {
 	double alpha, min_shift;
 };
 
-enum { OPT_DB = 256, OPT_CASE, OPT_BRANCH, OPT_ALPHA, OPT_THRESHOLD };
+static int changes_apply(struct cli_parser *p, const struct cli_option *opt,
+			 const struct cli_value *v)
+{
+	struct changes_opts *o = p->ctx;
 
-static const struct option changes_long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "case", required_argument, NULL, OPT_CASE },
-	{ "branch", required_argument, NULL, OPT_BRANCH },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+	switch (opt->id) {
+	case OPT_DB: o->db = v->str; break;
+	case OPT_CASE: o->f.case_glob = v->str; break;
+	case OPT_BRANCH: o->f.branch = v->str; break;
+	case OPT_ALPHA: o->alpha = v->d; break;
+	case OPT_THRESHOLD: o->min_shift = v->d; break;
+	default: break;
+	}
+	return 0;
+}
 
 /* 0, -1 after --help, or the exit code. */
 static int changes_parse(struct changes_opts *o, int argc, char **argv,
 			 const struct history_io *io)
 {
-	int opt;
+	struct cli_parser p = { .cmd = CMD_HCHANGES, .apply = changes_apply, .ctx = o,
+				.out = io->out, .err = io->err };
 
 	*o = (struct changes_opts){ .db = HISTORY_DEFAULT_DB, .alpha = 0.01, .min_shift = 0.05 };
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", changes_long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h': history_help(io); return -1;
-		case OPT_DB: o->db = optarg; break;
-		case OPT_CASE: o->f.case_glob = optarg; break;
-		case OPT_BRANCH: o->f.branch = optarg; break;
-		case OPT_ALPHA:
-			if (history_parse_alpha(optarg, &o->alpha))
-				return history_bad_value("alpha", optarg, "between 0 and 1", io);
-			break;
-		case OPT_THRESHOLD:
-			if (history_parse_pct(optarg, &o->min_shift))
-				return history_bad_value("threshold", optarg, "a percentage 0-1000 like 5%", io);
-			break;
-		default: return history_bad_option(opt, changes_long_opts, argv, io);
-		}
-	}
-	return optind < argc ? history_unexpected(argv[optind], io) : 0;
+	return cli_parse(&p, argc, argv);
 }
 
 static double mib_s(uint64_t size, double ns)

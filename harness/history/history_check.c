@@ -34,7 +34,6 @@
 #include "stats.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,85 +364,41 @@ static void explain(const struct check_report *rep, const struct window *w,
 
 /* ----------------------------------------------------------- options -- */
 
-enum { OPT_DB = 256, OPT_CURRENT, OPT_BRANCH, OPT_WINDOW, OPT_THRESHOLD, OPT_SPREAD,
-       OPT_FORMAT, OPT_ALLOW_MISSING, OPT_IGNORE_SYSCALLS };
-
-static const struct option hcheck_long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "current", required_argument, NULL, OPT_CURRENT },
-	{ "branch", required_argument, NULL, OPT_BRANCH },
-	{ "window", required_argument, NULL, OPT_WINDOW },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "spread", required_argument, NULL, OPT_SPREAD },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
-	{ "ignore-syscalls", no_argument, NULL, OPT_IGNORE_SYSCALLS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_number(const char *s, double lo, double hi, double *out)
+static int hcheck_apply(struct cli_parser *p, const struct cli_option *opt,
+			const struct cli_value *v)
 {
-	char *end;
-	double v = strtod(s, &end);
+	struct hcheck_opts *o = p->ctx;
 
-	if (end == s || *end || !(v >= lo && v <= hi))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* One option with a value. 0 or the exit code. */
-static int hcheck_opt(struct hcheck_opts *o, int opt, const char *v, const struct history_io *io)
-{
-	double n;
-
-	switch (opt) {
-	case OPT_DB: o->db = v; return 0;
-	case OPT_CURRENT: o->c.cur[0] = v; o->c.ncur = 1; return 0;
-	case OPT_BRANCH: o->branch = v; return 0;
-	case OPT_WINDOW:
-		if (parse_number(v, HISTORY_MIN_WINDOW, 1000, &n) || n != (int)n)
-			return history_bad_value("window", v, "a number of runs, 3 to 1000", io);
-		o->window = (int)n;
-		return 0;
-	case OPT_SPREAD:
-		return parse_number(v, 0, 100, &o->z) ? history_bad_value("spread", v, "a number of standard deviations, 0 to 100", io) : 0;
-	case OPT_THRESHOLD:
-		return history_parse_pct(v, &o->c.threshold) ? history_bad_value("threshold", v, "a percentage 0-1000 like 5%", io) : 0;
-	case OPT_FORMAT:
-		return check_parse_format(v, &o->c.format) ? history_bad_value("format", v, "table, csv, json or markdown", io) : 0;
-	case OPT_ALLOW_MISSING: o->c.allow_missing = true; return 0;
-	case OPT_IGNORE_SYSCALLS: o->c.ignore_syscalls = true; return 0;
+	switch (opt->id) {
+	case OPT_DB: o->db = v->str; break;
+	case OPT_HCURRENT: o->c.cur[0] = v->str; o->c.ncur = 1; break;
+	case OPT_BRANCH: o->branch = v->str; break;
+	case OPT_WINDOW: o->window = (int)v->u; break;
+	case OPT_SPREAD: o->z = v->d; break;
+	case OPT_THRESHOLD: o->c.threshold = v->d; break;
+	case OPT_CHECK_FORMAT: o->c.format = (enum check_format)v->choice; break;
+	case OPT_ALLOW_MISSING: o->c.allow_missing = true; break;
+	case OPT_IGNORE_SYSCALLS: o->c.ignore_syscalls = true; break;
+	default: break;
 	}
-	return 2;
+	return 0;
 }
 
 /* 0, -1 after --help, or the exit code. */
 static int hcheck_parse(struct hcheck_opts *o, int argc, char **argv,
 			const struct history_io *io)
 {
-	int opt, ret;
+	struct cli_parser p = { .cmd = CMD_HCHECK, .apply = hcheck_apply, .ctx = o,
+				.out = io->out, .err = io->err };
+	int ret;
 
 	*o = (struct hcheck_opts){ .db = HISTORY_DEFAULT_DB, .window = 10, .z = 4,
 				   .c = { .threshold = 0.05, .alpha = 0.01, .only_syscalls = true } };
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", hcheck_long_opts, NULL)) != -1) {
-		if (opt == 'h')
-			return history_help(io), -1;
-		if (opt == '?' || opt == ':')
-			return history_bad_option(opt, hcheck_long_opts, argv, io);
-		ret = hcheck_opt(o, opt, optarg, io);
-		if (ret)
-			return ret;
-	}
-	if (optind < argc)
-		return history_unexpected(argv[optind], io);
-	if (!o->c.ncur) {
-		fprintf(io->err, "%s: --current DIR is required (see bench history --help)\n", io->who);
-		return 2;
-	}
+	ret = cli_parse(&p, argc, argv);
+	if (ret)
+		return ret;
+	if (!o->c.ncur)
+		return cli_usage_error(&p, "--current DIR is required");
 	return 0;
 }
 

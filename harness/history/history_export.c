@@ -10,7 +10,6 @@
 #include "csv.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,55 +58,32 @@ struct export_opts {
 	size_t table;
 };
 
-enum { OPT_DB = 256, OPT_FORMAT, OPT_TABLE, OPT_OUT };
-
-static const struct option export_long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "table", required_argument, NULL, OPT_TABLE },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int export_table(const char *name, size_t *out)
+static int export_apply(struct cli_parser *p, const struct cli_option *opt,
+			const struct cli_value *v)
 {
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		if (strcmp(name, tables[i].name) == 0) {
-			*out = i;
-			return 0;
-		}
+	struct export_opts *o = p->ctx;
+
+	switch (opt->id) {
+	case OPT_DB: o->db = v->str; break;
+	case OPT_EXPORT_OUT: o->out = v->str; break;
+	case OPT_TABLE: o->table = (size_t)v->choice; break;
+	default: break;
 	}
-	return -EINVAL;
+	return 0;
 }
 
 /* 0, -1 after --help, or the exit code. */
 static int export_parse(struct export_opts *o, int argc, char **argv,
 			const struct history_io *io)
 {
-	int opt;
+	struct cli_parser p = { .cmd = CMD_HEXPORT, .apply = export_apply, .ctx = o,
+				.out = io->out, .err = io->err };
+	int ret;
 
 	*o = (struct export_opts){ .db = HISTORY_DEFAULT_DB };
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", export_long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h': history_help(io); return -1;
-		case OPT_DB: o->db = optarg; break;
-		case OPT_OUT: o->out = optarg; break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "csv"))
-				return history_bad_value("format", optarg, "csv", io);
-			break;
-		case OPT_TABLE:
-			if (export_table(optarg, &o->table))
-				return history_bad_value("table", optarg, "samples, syscalls or runs", io);
-			break;
-		default: return history_bad_option(opt, export_long_opts, argv, io);
-		}
-	}
-	if (optind < argc)
-		return history_unexpected(argv[optind], io);
+	ret = cli_parse(&p, argc, argv);
+	if (ret)
+		return ret;
 	if (o->out && access(o->out, F_OK) == 0) {
 		fprintf(io->err, "%s: %s exists; remove it or name another file\n", io->who, o->out);
 		return 2;

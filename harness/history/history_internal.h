@@ -16,6 +16,7 @@
 #define COPYBENCH_HISTORY_INTERNAL_H
 
 #include "checkset.h"
+#include "cli.h"
 
 #include <limits.h>
 #include <sqlite3.h>
@@ -216,15 +217,5 @@ int history_changes_cli(int argc, char **argv, const struct history_io *io);
 int history_plot_cli(int argc, char **argv, const struct history_io *io);
 int history_export_cli(int argc, char **argv, const struct history_io *io);
 
-/* cmd_history.c: option helpers shared by the subcommands (exit codes) */
-struct option;
-int history_bad_option(int opt, const struct option *opts, char **argv,
-		       const struct history_io *io);
-int history_bad_value(const char *opt, const char *val, const char *what,
-		      const struct history_io *io);
-int history_unexpected(const char *arg, const struct history_io *io);
-int history_help(const struct history_io *io);
-int history_parse_pct(const char *s, double *out);
-int history_parse_alpha(const char *s, double *out);
 
 #endif

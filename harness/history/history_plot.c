@@ -16,7 +16,6 @@
 #include "fsinfo.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,36 +169,29 @@ struct hplot_opts {
 	double alpha, min_shift;
 };
 
-enum { OPT_DB = 256, OPT_CASE, OPT_BRANCH, OPT_OUT };
+static int hplot_apply(struct cli_parser *p, const struct cli_option *opt,
+		       const struct cli_value *v)
+{
+	struct hplot_opts *o = p->ctx;
 
-static const struct option hplot_long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "case", required_argument, NULL, OPT_CASE },
-	{ "branch", required_argument, NULL, OPT_BRANCH },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+	switch (opt->id) {
+	case OPT_DB: o->db = v->str; break;
+	case OPT_CASE: o->f.case_glob = v->str; break;
+	case OPT_BRANCH: o->f.branch = v->str; break;
+	case OPT_PLOT_OUT: o->out = v->str; break;
+	default: break;
+	}
+	return 0;
+}
 
 /* 0, -1 after --help, or the exit code. */
 static int hplot_parse(struct hplot_opts *o, int argc, char **argv, const struct history_io *io)
 {
-	int opt;
+	struct cli_parser p = { .cmd = CMD_HPLOT, .apply = hplot_apply, .ctx = o,
+				.out = io->out, .err = io->err };
 
 	*o = (struct hplot_opts){ .db = HISTORY_DEFAULT_DB, .alpha = 0.01, .min_shift = 0.05 };
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", hplot_long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h': history_help(io); return -1;
-		case OPT_DB: o->db = optarg; break;
-		case OPT_CASE: o->f.case_glob = optarg; break;
-		case OPT_BRANCH: o->f.branch = optarg; break;
-		case OPT_OUT: o->out = optarg; break;
-		default: return history_bad_option(opt, hplot_long_opts, argv, io);
-		}
-	}
-	return optind < argc ? history_unexpected(argv[optind], io) : 0;
+	return cli_parse(&p, argc, argv);
 }
 
 /* The output folder (made when missing), gnuplot and the scripts. 0 or the exit code. */

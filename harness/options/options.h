@@ -8,21 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "syscount.h"
 
-#define OPT_LIST_MAX 32
+#define OPT_LIST_MAX CLI_LIST_MAX
 
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
-
-struct u64_list {
-	size_t n;
-	uint64_t v[OPT_LIST_MAX];
-};
-
-struct str_list {
-	size_t n;
-	const char *v[OPT_LIST_MAX];
-};
 
 struct bench_opts {
 	bool all;
@@ -41,6 +32,8 @@ struct bench_opts {
 	bool fsync;
 	bool plot;
 	bool quiet;
+	bool dry_run;			/* plan and print, run nothing */
+	bool completion;		/* --completion bash: print the script */
 	bool no_limits;
 	bool tune;			/* quiet the VM for the run (root) */
 	unsigned queue_depth;
@@ -61,14 +54,10 @@ struct bench_opts {
 };
 
 /*
- * Parses argv[optind..] of `bench [options]`. Returns 0, or 2 after printing
- * one line naming the problem (usage error); help and version print and
- * return -1 (exit 0).
+ * Parses argv[1..] of `bench [options]` by the option table (cli_table.c).
+ * Returns 0, or 2 after printing one line naming the problem (usage
+ * error); help, version and --completion print and return -1 (exit 0).
  */
 int options_parse(int argc, char **argv, struct bench_opts *o);
-void options_usage(FILE *f);
-
-/* "a,b,c" into l (pointers into s, which is modified). 0 or -E2BIG. */
-int split_list(char *s, struct str_list *l);
 
 #endif

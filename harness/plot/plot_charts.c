@@ -56,12 +56,19 @@ struct chart_curves {
 static long chart_curves(struct plot_ctx *ctx, const struct plot_slice *s,
 			 const struct chart_curves *c, struct chart_out *out)
 {
-	char names[4096] = "";
+	char names[4096] = "", colours[2048] = "";
 	size_t nbest = plot_best_rows(ctx, s, ctx->w);
 	long nblocks = 0;
 
-	for (size_t i = 0; i < nbest; i++)
-		nblocks += c->curve(ctx, s, ctx->w[i], out->f, names, sizeof(names));
+	for (size_t i = 0; i < nbest; i++) {
+		size_t len = strlen(colours);
+
+		if (!c->curve(ctx, s, ctx->w[i], out->f, names, sizeof(names)))
+			continue;
+		nblocks++;
+		snprintf(colours + len, sizeof(colours) - len, "%s ", plot_colour(ctx->w[i]->strategy));
+	}
+	plot_var_str(&out->vars, "colours", colours);
 	if (!nblocks)
 		snprintf(out->why, sizeof(out->why), "%s", c->none);
 	plot_var_title(&out->vars, ctx, c->title, s);
@@ -86,8 +93,9 @@ static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FI
 			    !strcmp(ctx->rows[j].strategy, r->strategy))
 				goto next;
 		plot_clean(r->strategy, name, sizeof(name));
-		fprintf(f, "\"%s\" 0 0 0 \"%s\"\n", name,
-			strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable");
+		fprintf(f, "\"%s\" 0 0 0 \"%s\" %ld\n", name,
+			strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable",
+			plot_colour_int(r->strategy));
 next:
 		;
 	}
@@ -104,10 +112,11 @@ static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
 		plot_row_label(v[k], label, sizeof(label));
-		fprintf(f, "\"%s\" %.3f %.3f %.3f \"\"\n", label,
+		fprintf(f, "\"%s\" %.3f %.3f %.3f \"\" %ld\n", label,
 			plot_mbs(v[k]->size, v[k]->median_ns),
 			plot_mbs(v[k]->size, v[k]->max_ns ? v[k]->max_ns : v[k]->median_ns),
-			plot_mbs(v[k]->size, v[k]->min_ns ? v[k]->min_ns : v[k]->median_ns));
+			plot_mbs(v[k]->size, v[k]->min_ns ? v[k]->min_ns : v[k]->median_ns),
+			plot_colour_int(v[k]->strategy));
 	}
 	chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
@@ -157,6 +166,7 @@ static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_sli
 		return false;
 	plot_clean(best->strategy, name, sizeof(name));
 	chart_block(f, name, names, names_n);
+	fprintf(f, "# colour %s %s\n", best->strategy, plot_colour(best->strategy));
 	for (size_t j = 0; j < k; j++) {
 		plot_size_label(v[j]->buffer, lbl, sizeof(lbl));
 		fprintf(f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
@@ -268,6 +278,7 @@ static bool chart_scaling_curve(const struct plot_ctx *ctx, const struct plot_sl
 		return false;
 	plot_row_label(v[0], label, sizeof(label));
 	chart_block(f, label, names, names_n);
+	fprintf(f, "# colour %s %s\n", best->strategy, plot_colour(best->strategy));
 	for (size_t j = 0; j < k; j++) {
 		plot_size_label(v[j]->size, lbl, sizeof(lbl));
 		fprintf(f, "%llu %.9f \"%s\"\n", (unsigned long long)v[j]->size,
@@ -451,12 +462,17 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 	size_t n = compare_strategies(ctx, s, names, rows);
 	char list[4096] = "", clean[128], var[32];
 
-	for (size_t j = 0, len = 0; j < n && len < sizeof(list); j++) {
+	char colours[1024] = "";
+
+	for (size_t j = 0, len = 0, clen = 0; j < n && len < sizeof(list); j++) {
+		if (clen < sizeof(colours))
+			clen += (size_t)snprintf(colours + clen, sizeof(colours) - clen, "%s ",
+						 plot_colour(names[j]));
 		plot_clean(names[j], clean, sizeof(clean));
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s%s' ", clean,
 					strcmp(rows[j]->cls, "device") ? "" : " (device I/O)");
 	}
-	fprintf(out->f, "# %s\n", s->workload);
+	fprintf(out->f, "# %s\n# colours %s\n", s->workload, colours);
 	for (size_t e = 0; e < ctx->nenvs; e++) {
 		struct plot_slice es = *s;
 		size_t nbest;
@@ -484,6 +500,8 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 	plot_var_str(&out->vars, var, list);
 	snprintf(var, sizeof(var), "nnames%zu", panel);
 	plot_var_int(&out->vars, var, (long)n);
+	snprintf(var, sizeof(var), "colours%zu", panel);
+	plot_var_str(&out->vars, var, colours);
 }
 
 /* "Strategies across filesystems and kernels", and what they share. */

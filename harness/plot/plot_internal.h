@@ -116,6 +116,10 @@ typedef long (*chart_write_fn)(struct plot_ctx *ctx, struct chart_out *out);
 double plot_num(const char *s);
 double plot_mbs(uint64_t size, double ns);
 void plot_clean(const char *s, char *out, size_t n);
+/* plot_palette.c: a strategy's colour, the same in every chart ("#4878a8"),
+ * and as the integer gnuplot's "lc rgb variable" reads. */
+const char *plot_colour(const char *name);
+long plot_colour_int(const char *name);
 void plot_size_label(uint64_t b, char *out, size_t n);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
 int plot_load_summary(struct plot_ctx *ctx);

@@ -10,6 +10,7 @@
  * from several members names a get function instead.
  */
 #include "columns.h"
+#include "cli.h"
 #include "json.h"
 #include "disturb.h"
 
@@ -427,16 +428,25 @@ void columns_print_markdown(FILE *f)
 	fputs("<!-- columns: end -->\n", f);
 }
 
+static int columns_apply(struct cli_parser *p, const struct cli_option *opt,
+			 const struct cli_value *v)
+{
+	(void)v;
+	if (opt->id == OPT_MARKDOWN)
+		*(bool *)p->ctx = true;
+	return 0;
+}
+
 int cmd_columns(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: bench columns --markdown\nPrints the list of result columns of results/README.md, as Markdown.");
-		return 0;
-	}
-	if (argc != 2 || strcmp(argv[1], "--markdown")) {
-		fprintf(stderr, "bench columns: usage: bench columns --markdown\n");
-		return 2;
-	}
+	bool markdown = false;
+	struct cli_parser p = { .cmd = CMD_COLUMNS, .apply = columns_apply, .ctx = &markdown };
+	int ret = cli_parse(&p, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!markdown)
+		return cli_usage_error(&p, "--markdown is required");
 	columns_print_markdown(stdout);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -62,4 +62,17 @@ int testfs_make_all(struct testfs_set *set, const char *dir, uint64_t size);
  */
 void testfs_remove_all(struct testfs_set *set);
 
+/*
+ * Leftovers of a killed bench --fs in dir (testfs_stale.c): its folders
+ * fs-<pid>-XXXXXX whose pid is gone. testfs_find_stale counts them and
+ * names the first in first; testfs_clean_stale unmounts what is mounted in
+ * them, detaches the loop devices over their images, removes the mount
+ * points, images and folders (nothing of another name), telling said each
+ * step (why: NULL, or why it failed). The number of folders removed, or -1
+ * when something stays (unmounting needs root).
+ */
+typedef void (*testfs_said_fn)(const char *what, const char *path, const char *why, void *arg);
+size_t testfs_find_stale(const char *dir, char *first, size_t n);
+int testfs_clean_stale(const char *dir, testfs_said_fn said, void *arg);
+
 #endif

@@ -32,7 +32,7 @@ expect_eq clean_output "$(cat "$T/.out")" "kept $D/random-131072-s1.dat: changed
 removed $D/random-65536-s1.dat (64K)
 removed $D/random-65536-s1.dat.manifest
 removed $D/work-$dead-AbC123/ (the work directory of a killed run)
-bench clean: 2 files (64K) and 1 work directory removed from $D"
+bench clean: 2 files (64K), 1 work directory and 0 test filesystem folders removed from $D"
 expect_eq left "$(ls -A "$D" | tr '\n' ' ')" \
 	"copy-of-mine.dat copy-of-mine.dat.manifest notes.manifest notes.txt random-131072-s1.dat random-131072-s1.dat.manifest random-4096-s1.dat work-$$-XyZ789 work-notapid "
 expect_eq live_workdir_kept "$(cat "$D/work-$$-XyZ789/keep" 2>/dev/null; ls "$D/work-$$-XyZ789" | wc -l)" 0
@@ -43,11 +43,11 @@ expect_eq nothing_in_cwd "$(ls -A)" ""
 rm "$D/random-131072-s1.dat"
 run "$BENCH" clean --dir "$D"
 expect_eq orphan_manifest "$(cat "$T/.out")" "removed $D/random-131072-s1.dat.manifest
-bench clean: 1 file (0) and 0 work directories removed from $D"
+bench clean: 1 file (0), 0 work directories and 0 test filesystem folders removed from $D"
 run "$BENCH" clean --dir "$D"
 expect_eq nothing_more "$(cat "$T/.out")" "bench clean: nothing of bench's to remove in $D"
 run "$BENCH" clean --dir "$T/none"
 expect_eq no_dir "$RC $(cat "$T/.out")" "0 bench clean: nothing to clean: $T/none does not exist"
-expect_fail clean_bad_option 2 "bench clean: unexpected argument '--bogus' (usage: bench clean [--dir DIR])" \
+expect_fail clean_bad_option 2 "bench clean: unknown option '--bogus' (see bench clean --help)" \
 	"$BENCH" clean --bogus
 finish

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # copy_bad_sources.sh - `bench copy` from sources it cannot copy faithfully:
-# one clear line, exit 1, and no DST or temporary file left beside it.
+# one clear line, exit 2 (an unusable input, as everywhere), and no DST or
+# temporary file left beside it.
 . "$(dirname "$0")/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 O=$T/out
 mkdir "$O"
 copy_fails() {	# NAME LINE SRC [STRATEGY]: bench copy SRC O/dst fails with LINE
-	expect_fail "$1" 1 "$2" timeout 20 "$BENCH" copy --strategy "${4:-readwrite}" "$3" "$O/dst"
+	expect_fail "$1" 2 "$2" timeout 20 "$BENCH" copy --strategy "${4:-readwrite}" "$3" "$O/dst"
 	expect_none "$1_no_dst" "$O" 'dst'
 }
 
@@ -29,7 +30,7 @@ if is_root && command -v setpriv >/dev/null; then
 	chmod 755 "$T" "$T/cwd"
 	chmod 777 "$O"
 	echo secret >"$T/unreadable" && chmod 000 "$T/unreadable"
-	expect_fail unreadable 1 "bench copy: $T/unreadable: Permission denied" \
+	expect_fail unreadable 2 "bench copy: $T/unreadable: Permission denied" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$BENCH" copy --strategy readwrite "$T/unreadable" "$O/dst"
 	expect_none unreadable_no_dst "$O" 'dst'
 	chmod 700 "$T"

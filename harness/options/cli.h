@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - the one option table of bench and the parser every subcommand
+ * uses. Each option is one entry of cli_options[] (cli_table.c): its name,
+ * short flag, kind of value (which picks the parser), default, help and the
+ * subcommands that take it. From the table come the parsing, the wording of
+ * every mistake, each --help, the man page (help2man reads --help) and the
+ * bash completion (bench --completion bash).
+ *
+ * Adding an option: one entry in cli_options[] (with an id in enum cli_id),
+ * and its use in the subcommand's apply function (a case on the id).
+ */
+#ifndef COPYBENCH_CLI_H
+#define COPYBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLI_LIST_MAX 32
+
+/* The subcommands; bit CLI_ON(c) of an option's cmds says c takes it. */
+enum cli_cmd {
+	CMD_RUN, CMD_LIST, CMD_COPY, CMD_GEN, CMD_EVICT, CMD_CHECK, CMD_BASELINE,
+	CMD_PLOT, CMD_CLEAN, CMD_COLUMNS, CMD_HISTORY, CMD_HADD, CMD_HCHECK,
+	CMD_HCHANGES, CMD_HPLOT, CMD_HEXPORT, CMD_COUNT
+};
+#define CLI_ON(c) (1u << (c))
+#define CLI_ALL ((1u << CMD_COUNT) - 1)
+#define CLI_HISTORY_SUBS (CLI_ON(CMD_HADD) | CLI_ON(CMD_HCHECK) | CLI_ON(CMD_HCHANGES) | \
+			  CLI_ON(CMD_HPLOT) | CLI_ON(CMD_HEXPORT))
+
+/* What an option's value is; each kind has one parser (cli.c). */
+enum cli_arg {
+	ARG_NONE,	/* a flag */
+	ARG_STRING,	/* any non-empty text: a path, a name, a glob */
+	ARG_NAMES,	/* a,b,c: non-empty names */
+	ARG_SIZES,	/* 4K,64M: sizes above zero */
+	ARG_COUNTS,	/* 1,5000: whole numbers, zero allowed */
+	ARG_SIZE,	/* one size, at least min */
+	ARG_COUNT,	/* one whole number from min to max */
+	ARG_NUMBER,	/* one number from min to max */
+	ARG_PERCENT,	/* 5% or 5: a percentage from min to max, stored /100 */
+	ARG_FRACTION,	/* strictly between 0 and 1 */
+	ARG_CHOICE,	/* one of choices */
+};
+
+/* What the completion offers for a value. */
+enum cli_complete { COMPLETE_NONE, COMPLETE_FILE, COMPLETE_DIR, COMPLETE_STRATEGY,
+		    COMPLETE_WORKLOAD, COMPLETE_CHOICES };
+
+enum cli_id {
+	OPT_HELP, OPT_VERSION, OPT_COMPLETION,
+	/* bench [options]: what to run */
+	OPT_ALL, OPT_WORKLOAD, OPT_STRATEGY, OPT_SOURCE, OPT_DATASET, OPT_SIZE,
+	OPT_BUFFER, OPT_PART_SIZE, OPT_BATCH_LINES, OPT_QUEUE_DEPTH, OPT_THREADS,
+	OPT_FSYNC,
+	/* how to measure */
+	OPT_REPEAT, OPT_MAX_RUNS, OPT_WARMUP, OPT_CACHE, OPT_DROP_CACHES, OPT_TUNE,
+	OPT_SYSCALLS, OPT_NO_LIMITS, OPT_SEED,
+	/* where */
+	OPT_DIR, OPT_OUT, OPT_FS, OPT_FS_SIZE, OPT_FORMAT, OPT_EXPORT_JSON,
+	OPT_EXPORT_CSV, OPT_EXPORT_MARKDOWN, OPT_PLOT, OPT_DRY_RUN, OPT_QUIET,
+	/* subcommands */
+	OPT_LIST_FORMAT, OPT_COPY_STRATEGY, OPT_COPY_BUFFER, OPT_FORCE, OPT_COUNT_SYSCALLS, OPT_COPY_TIME,
+	OPT_BASELINE, OPT_CURRENT, OPT_THRESHOLD, OPT_ALPHA, OPT_VS, OPT_ABSOLUTE,
+	OPT_CI, OPT_ONLY_SYSCALLS, OPT_IGNORE_SYSCALLS, OPT_ALLOW_MISSING,
+	OPT_UNCORRECTED, OPT_CHECK_FORMAT, OPT_PLOT_OUT, OPT_MARKDOWN,
+	OPT_DB, OPT_COMMIT, OPT_BRANCH, OPT_LABEL, OPT_HCURRENT, OPT_WINDOW,
+	OPT_SPREAD, OPT_CASE, OPT_EXPORT_FORMAT, OPT_TABLE, OPT_EXPORT_OUT,
+	OPT_ID_COUNT
+};
+
+/* Groups of the run's --help. */
+enum cli_group { GROUP_WHAT, GROUP_HOW, GROUP_WHERE, GROUP_GENERAL };
+
+struct cli_option {
+	enum cli_id id;
+	const char *name;		/* long name, without -- */
+	char short_name;		/* 0: none */
+	enum cli_arg arg;
+	const char *metavar;		/* LIST, SIZE, N, FILE ... */
+	const char *def;		/* the default as --help shows it, or NULL */
+	const char *help;		/* may hold \n for more lines */
+	unsigned cmds;			/* CLI_ON() of each subcommand taking it */
+	enum cli_group group;
+	double min, max;		/* ARG_SIZE, ARG_COUNT, ARG_NUMBER, ARG_PERCENT */
+	const char *const *choices;	/* ARG_CHOICE: NULL-terminated */
+	enum cli_complete complete;
+};
+
+/* A subcommand: what its --help says around the option list. */
+struct cli_command {
+	enum cli_cmd cmd;
+	const char *name;		/* "check", "history add"; "" for the run */
+	const char *usage;		/* "usage: bench check ..." (lines) */
+	const char *about;		/* paragraphs after the usage */
+	const char *operands;		/* operand descriptions, or NULL */
+	const char *exit1;		/* what exit 1 means here */
+	const char *epilogue;		/* examples and notes, or NULL */
+};
+
+struct str_list {
+	size_t n;
+	const char *v[CLI_LIST_MAX];
+};
+
+struct u64_list {
+	size_t n;
+	uint64_t v[CLI_LIST_MAX];
+};
+
+/* An option's value, parsed by its kind. */
+struct cli_value {
+	const char *str;		/* as given (NULL for a flag) */
+	uint64_t u;			/* ARG_SIZE, ARG_COUNT */
+	double d;			/* ARG_NUMBER, ARG_PERCENT, ARG_FRACTION */
+	int choice;			/* ARG_CHOICE: index into choices */
+	struct str_list names;		/* ARG_NAMES (point into a copy kept by the parser) */
+	struct u64_list list;		/* ARG_SIZES, ARG_COUNTS */
+};
+
+struct cli_parser;
+/* Stores one parsed option. 0, or 2 after one line (cli_bad_value). */
+typedef int (*cli_apply_fn)(struct cli_parser *p, const struct cli_option *opt,
+			    const struct cli_value *v);
+
+struct cli_parser {
+	enum cli_cmd cmd;
+	cli_apply_fn apply;
+	void *ctx;			/* the subcommand's options */
+	int min_operands, max_operands;	/* max -1: any number */
+	FILE *out, *err;		/* NULL: stdout, stderr */
+	/* filled by cli_parse */
+	char **operands;
+	int noperands;
+};
+
+extern const struct cli_option cli_options[];
+extern const size_t cli_option_count;
+extern const struct cli_command cli_commands[];
+extern const size_t cli_command_count;
+
+const struct cli_command *cli_command_of(enum cli_cmd cmd);
+const struct cli_option *cli_option_of(enum cli_cmd cmd, enum cli_id id);
+
+/*
+ * Parses argv[1..] for p->cmd. 0; -1 after --help or --version (exit 0);
+ * 2 after one line naming the mistake.
+ */
+int cli_parse(struct cli_parser *p, int argc, char **argv);
+
+/* The one line for a value that cannot be used. 2. */
+int cli_bad_value(const struct cli_parser *p, const struct cli_option *opt,
+		  const char *val, const char *why);
+/* The one line for operands that do not fit, e.g. "expected SRC and DST". 2. */
+int cli_usage_error(const struct cli_parser *p, const char *what);
+/* "bench check" for p's subcommand. */
+const char *cli_prog(enum cli_cmd cmd);
+
+void cli_help(enum cli_cmd cmd, FILE *f);
+void cli_exit_codes(enum cli_cmd cmd, FILE *f);
+/* The bash completion script, from the table. */
+void cli_completion_bash(FILE *f);
+
+/* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
+ * -EINVAL for an empty item. */
+int split_list(char *s, struct str_list *l);
+
+#endif

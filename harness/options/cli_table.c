@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_table.c - every option of bench, and what each subcommand's --help
+ * says around its options. One entry per option: to add one, add its id to
+ * enum cli_id (cli.h), its entry here, and its case in the apply function of
+ * the subcommands that take it. Options of one name on several subcommands
+ * with other meanings are separate entries with disjoint cmds.
+ */
+#include "cli.h"
+
+#define RUN CLI_ON(CMD_RUN)
+#define OPTION(id_, name_, short_, arg_, metavar_, def_, help_, cmds_) \
+	.id = (id_), .name = (name_), .short_name = (short_), .arg = (arg_), \
+	.metavar = (metavar_), .def = (def_), .help = (help_), .cmds = (cmds_)
+#define HSUBS CLI_HISTORY_SUBS
+
+static const char *const cache_modes[] = { "warm", "cold", "both", NULL };
+static const char *const syscall_modes[] = { "auto", "perf", "ptrace", "off", NULL };
+static const char *const run_formats[] = { "table", "csv", "json", NULL };
+static const char *const list_formats[] = { "table", "json", NULL };
+static const char *const check_formats[] = { "table", "csv", "json", "markdown", NULL };
+static const char *const check_refs[] = { "cases", "memcpy", "absolute", NULL };
+static const char *const export_formats[] = { "csv", NULL };
+static const char *const export_tables[] = { "samples", "syscalls", "runs", NULL };
+static const char *const shells[] = { "bash", NULL };
+
+const struct cli_option cli_options[] = {
+	/* ------------------------------------------- bench [options]: what -- */
+	{ OPTION(OPT_ALL, "all", 0, ARG_NONE, NULL, NULL,
+	  "every workload (copy, split, transform) and strategy", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_WORKLOAD, "workload", 0, ARG_NAMES, "LIST", "copy",
+	  "copy, split, transform", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
+	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
+	  "strategies or channels; --workload and --strategy also take all,\n"
+	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
+	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
+	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE", NULL,
+	  "time the copy workload on your own FILE (hashed first; the run is\n"
+	  "refused if FILE changes); no --size, --dataset",
+	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_FILE },
+	{ OPTION(OPT_DATASET, "dataset", 0, ARG_NAMES, "LIST", "random for copy, text for split and transform",
+	  "random, text, zero, sparse", RUN), .group = GROUP_WHAT,
+	  .choices = (const char *const[]){ "random", "text", "zero", "sparse", NULL },
+	  .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_SIZE, "size", 0, ARG_SIZES, "LIST", "64M",
+	  "source sizes: 4K, 200M, 1.5G, 4096 (K/M/G = KiB/MiB/GiB)", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_BUFFER, "buffer", 0, ARG_SIZES, "LIST", "each strategy's own, e.g. 128K for readwrite",
+	  "buffer sizes to sweep for buffered strategies", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_PART_SIZE, "part-size", 0, ARG_SIZE, "SIZE", "10M",
+	  "split: largest part", RUN), .group = GROUP_WHAT, .min = 1 },
+	{ OPTION(OPT_BATCH_LINES, "batch-lines", 0, ARG_COUNTS, "LIST",
+	  "the seed article's matrix, its per-line cases on at most 4M of input",
+	  "transform: lines per send; 1 = per line, 0 = one batch per buffer", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_QUEUE_DEPTH, "queue-depth", 0, ARG_COUNT, "N", "the strategy's",
+	  "io_uring queue depth", RUN | CLI_ON(CMD_COPY)), .group = GROUP_WHAT, .min = 1, .max = 4096 },
+	{ OPTION(OPT_THREADS, "threads", 0, ARG_COUNT, "N", "number of CPUs",
+	  "parallel strategy threads", RUN | CLI_ON(CMD_COPY)), .group = GROUP_WHAT, .min = 1, .max = 1024 },
+	{ OPTION(OPT_FSYNC, "fsync", 0, ARG_NONE, NULL, NULL,
+	  "include fdatasync of the output in the timed region (copy: fdatasync\n"
+	  "DST before it counts as copied)", RUN | CLI_ON(CMD_COPY)), .group = GROUP_WHAT },
+	/* -------------------------------------------------------------- how -- */
+	{ OPTION(OPT_REPEAT, "repeat", 0, ARG_COUNT, "N", "adaptive, below",
+	  "exactly N measured runs per case", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },
+	{ OPTION(OPT_MAX_RUNS, "max-runs", 0, ARG_COUNT, "N", "10",
+	  "adaptive: at least 8 measured runs (7 when a run takes > 2 s), then\n"
+	  "more until the median is known within +-2 % (95 % confidence), 10 s\n"
+	  "of runs were spent, or N runs", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },
+	{ OPTION(OPT_WARMUP, "warmup", 0, ARG_COUNT, "N", "1; the first also counts syscalls",
+	  "unmeasured runs first", RUN), .group = GROUP_HOW, .min = 0, .max = 1000 },
+	{ OPTION(OPT_CACHE, "cache", 0, ARG_CHOICE, "MODE", "warm",
+	  "warm, cold or both; cold evicts the source with fdatasync +\n"
+	  "POSIX_FADV_DONTNEED and checks it with mincore",
+	  RUN), .group = GROUP_HOW, .choices = cache_modes, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_DROP_CACHES, "drop-caches", 0, ARG_NONE, NULL, NULL,
+	  "cold also writes /proc/sys/vm/drop_caches (root only)", RUN), .group = GROUP_HOW },
+	{ OPTION(OPT_TUNE, "tune", 0, ARG_NONE, NULL, NULL,
+	  "(root) turn a VM's free-page reporting off for the run and restore it\n"
+	  "after: fewer runs disturbed (docs/noise.md)", RUN), .group = GROUP_HOW },
+	{ OPTION(OPT_SYSCALLS, "syscalls", 0, ARG_CHOICE, "MODE", "auto",
+	  "auto, perf, ptrace or off", RUN), .group = GROUP_HOW,
+	  .choices = syscall_modes, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_NO_LIMITS, "no-limits", 0, ARG_NONE, NULL, NULL,
+	  "skip the memcpy limit rows", RUN), .group = GROUP_HOW },
+	{ OPTION(OPT_SEED, "seed", 0, ARG_COUNT, "N", "1",
+	  "dataset and shuffle seed (gen: the generator's seed)",
+	  RUN | CLI_ON(CMD_GEN)), .group = GROUP_HOW },
+	/* ------------------------------------------------------------ where -- */
+	{ OPTION(OPT_DIR, "dir", 0, ARG_STRING, "DIR",
+	  "datasets/cache in a build tree, else $XDG_CACHE_HOME/copybench or ~/.cache/copybench",
+	  "where sources and outputs live: picks the filesystem under test;\n"
+	  "datasets are reused between runs, bench clean removes them\n"
+	  "(list: probe the strategies on files in DIR; clean: the folder to clean)",
+	  RUN | CLI_ON(CMD_LIST) | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_OUT, "out", 0, ARG_STRING, "DIR", "results/<UTC stamp>-<host>",
+	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv",
+	  RUN), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_FS, "fs", 0, ARG_NAMES, "LIST", NULL,
+	  "run the plan on each filesystem, interleaved: ext4, xfs, btrfs and\n"
+	  "tmpfs are made for the run (root; loop devices over sparse files in\n"
+	  "--dir) and removed after; a path is a mounted one", RUN), .group = GROUP_WHERE,
+	  .choices = (const char *const[]){ "ext4", "xfs", "btrfs", "tmpfs", NULL },
+	  .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_FS_SIZE, "fs-size", 0, ARG_SIZE, "SIZE", "what the plan needs",
+	  "size of each filesystem made", RUN), .group = GROUP_WHERE, .min = 64 << 20 },
+	{ OPTION(OPT_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
+	  "table, csv or json on stdout", RUN), .group = GROUP_WHERE,
+	  .choices = run_formats, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_EXPORT_JSON, "export-json", 0, ARG_STRING, "FILE", NULL,
+	  "also write the summary, with every run's times, as JSON", RUN), .group = GROUP_WHERE,
+	  .complete = COMPLETE_FILE },
+	{ OPTION(OPT_EXPORT_CSV, "export-csv", 0, ARG_STRING, "FILE", NULL,
+	  "also write the summary as CSV (summary.csv's columns)", RUN), .group = GROUP_WHERE,
+	  .complete = COMPLETE_FILE },
+	{ OPTION(OPT_EXPORT_MARKDOWN, "export-markdown", 0, ARG_STRING, "FILE", NULL,
+	  "also write the summary as a Markdown table", RUN), .group = GROUP_WHERE,
+	  .complete = COMPLETE_FILE },
+	{ OPTION(OPT_PLOT, "plot", 0, ARG_NONE, NULL, NULL,
+	  "draw the charts after the run (needs gnuplot)", RUN), .group = GROUP_WHERE },
+	{ OPTION(OPT_DRY_RUN, "dry-run", 'n', ARG_NONE, NULL, NULL,
+	  "plan and print the cases, datasets, disk space and an estimated\n"
+	  "duration; run nothing, write nothing", RUN), .group = GROUP_WHERE },
+	{ OPTION(OPT_QUIET, "quiet", 'q', ARG_NONE, NULL, NULL,
+	  "no progress on stderr", RUN), .group = GROUP_WHERE },
+	/* -------------------------------------------------------- subcommands -- */
+	{ OPTION(OPT_LIST_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
+	  "table, or json (with \"schema_version\")", CLI_ON(CMD_LIST)),
+	  .choices = list_formats, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_COPY_STRATEGY, "strategy", 0, ARG_STRING, "S", NULL,
+	  "a strategy from `bench list` (required)", CLI_ON(CMD_COPY)),
+	  .complete = COMPLETE_STRATEGY },
+	{ OPTION(OPT_COPY_BUFFER, "buffer", 0, ARG_SIZE, "B", "the strategy's",
+	  "buffer or block size for buffered strategies", CLI_ON(CMD_COPY)), .min = 1 },
+	{ OPTION(OPT_FORCE, "force", 0, ARG_NONE, NULL, NULL,
+	  "replace an existing DST or FILE (never SRC itself)", CLI_ON(CMD_COPY) | CLI_ON(CMD_GEN)) },
+	{ OPTION(OPT_COUNT_SYSCALLS, "count-syscalls", 0, ARG_NONE, NULL, NULL,
+	  "print the system calls the copy made (perf counters or ptrace)", CLI_ON(CMD_COPY)) },
+	{ OPTION(OPT_COPY_TIME, "time", 0, ARG_NONE, NULL, NULL,
+	  "print the copy's own time, measured around the strategy alone in the child, as "
+	  "`wall_ns N cpu_wait_ns W` (W: its wait for a CPU inside that time), what bench ab compares",
+	  CLI_ON(CMD_COPY)) },
+	{ OPTION(OPT_BASELINE, "baseline", 0, ARG_STRING, "BASE", NULL,
+	  "a results folder, a runs.csv or a baseline file (repeatable)", CLI_ON(CMD_CHECK)),
+	  .complete = COMPLETE_FILE },
+	{ OPTION(OPT_CURRENT, "current", 0, ARG_STRING, "CUR", NULL,
+	  "the same, for the run to judge (repeatable)", CLI_ON(CMD_CHECK)),
+	  .complete = COMPLETE_FILE },
+	{ OPTION(OPT_HCURRENT, "current", 0, ARG_STRING, "DIR", NULL,
+	  "the results folder to judge (required)", CLI_ON(CMD_HCHECK)), .complete = COMPLETE_DIR },
+	{ OPTION(OPT_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "5%",
+	  "smallest slowdown that counts (changes: smallest shift)",
+	  CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHECK) | CLI_ON(CMD_HCHANGES)), .min = 0, .max = 1000 },
+	{ OPTION(OPT_ALPHA, "alpha", 0, ARG_FRACTION, "P", "0.01",
+	  "significance level (Holm-corrected over all cases)",
+	  CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHANGES)) },
+	{ OPTION(OPT_VS, "vs", 0, ARG_CHOICE, "REF", "cases",
+	  "judge each case relative to the other cases' common change, the\n"
+	  "in-run memcpy, or in absolute time", CLI_ON(CMD_CHECK)),
+	  .choices = check_refs, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_ABSOLUTE, "absolute", 0, ARG_NONE, NULL, NULL,
+	  "the same as --vs absolute", CLI_ON(CMD_CHECK)) },
+	{ OPTION(OPT_CI, "ci", 0, ARG_NONE, NULL, NULL,
+	  "a comparison that cannot reach significance with the runs recorded\n"
+	  "is an error, exit 2 (also when the environment sets CI)", CLI_ON(CMD_CHECK)) },
+	{ OPTION(OPT_ONLY_SYSCALLS, "only-syscalls", 0, ARG_NONE, NULL, NULL,
+	  "compare the system call counts only, not the timings", CLI_ON(CMD_CHECK)) },
+	{ OPTION(OPT_IGNORE_SYSCALLS, "ignore-syscalls", 0, ARG_NONE, NULL, NULL,
+	  "do not compare system call counts", CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHECK)) },
+	{ OPTION(OPT_ALLOW_MISSING, "allow-missing", 0, ARG_NONE, NULL, NULL,
+	  "a case missing on one side is not a failure", CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHECK)) },
+	{ OPTION(OPT_UNCORRECTED, "uncorrected", 0, ARG_NONE, NULL, NULL,
+	  "no Holm correction over the cases", CLI_ON(CMD_CHECK)) },
+	{ OPTION(OPT_CHECK_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
+	  "table, csv, json or markdown", CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHECK)),
+	  .choices = check_formats, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_PLOT_OUT, "out", 0, ARG_STRING, "DIR", NULL,
+	  "where the charts go (plot of several folders: results/compare-<UTC stamp>;\n"
+	  "history plot: history/ beside the database)",
+	  CLI_ON(CMD_PLOT) | CLI_ON(CMD_HPLOT)), .complete = COMPLETE_DIR },
+	{ OPTION(OPT_MARKDOWN, "markdown", 0, ARG_NONE, NULL, NULL,
+	  "the list as Markdown (required)", CLI_ON(CMD_COLUMNS)) },
+	{ OPTION(OPT_DB, "db", 0, ARG_STRING, "FILE", "results/history.sqlite",
+	  "the history database", HSUBS), .complete = COMPLETE_FILE },
+	{ OPTION(OPT_COMMIT, "commit", 0, ARG_STRING, "SHA", "git rev-parse HEAD",
+	  "the commit the results were measured at", CLI_ON(CMD_HADD)) },
+	{ OPTION(OPT_BRANCH, "branch", 0, ARG_STRING, "NAME", NULL,
+	  "add: the branch (default: git's); others: only runs of this branch",
+	  CLI_ON(CMD_HADD) | CLI_ON(CMD_HCHECK) | CLI_ON(CMD_HCHANGES) | CLI_ON(CMD_HPLOT)) },
+	{ OPTION(OPT_LABEL, "label", 0, ARG_STRING, "K=V", NULL,
+	  "a label kept with the runs (repeatable)", CLI_ON(CMD_HADD)) },
+	{ OPTION(OPT_WINDOW, "window", 0, ARG_COUNT, "N", "10",
+	  "compare with the last N runs of the same host, kernel, filesystem, build",
+	  CLI_ON(CMD_HCHECK)), .min = 3, .max = 1000 },
+	{ OPTION(OPT_SPREAD, "spread", 0, ARG_NUMBER, "Z", "4",
+	  "robust standard deviations a change must exceed", CLI_ON(CMD_HCHECK)), .min = 0, .max = 100 },
+	{ OPTION(OPT_CASE, "case", 0, ARG_STRING, "GLOB", NULL,
+	  "only the cases whose label matches GLOB", CLI_ON(CMD_HCHANGES) | CLI_ON(CMD_HPLOT)) },
+	{ OPTION(OPT_EXPORT_FORMAT, "format", 0, ARG_CHOICE, "FMT", "csv",
+	  "csv", CLI_ON(CMD_HEXPORT)), .choices = export_formats, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_TABLE, "table", 0, ARG_CHOICE, "NAME", "samples",
+	  "samples, syscalls or runs", CLI_ON(CMD_HEXPORT)),
+	  .choices = export_tables, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_EXPORT_OUT, "out", 0, ARG_STRING, "FILE", "stdout",
+	  "write to FILE (refused if it exists)", CLI_ON(CMD_HEXPORT)), .complete = COMPLETE_FILE },
+	/* ---------------------------------------------------------- general -- */
+	{ OPTION(OPT_COMPLETION, "completion", 0, ARG_CHOICE, "SHELL", NULL,
+	  "print the completion script for SHELL (bash)", RUN), .group = GROUP_GENERAL,
+	  .choices = shells, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_HELP, "help", 'h', ARG_NONE, NULL, NULL, "this text", CLI_ALL), .group = GROUP_GENERAL },
+	{ OPTION(OPT_VERSION, "version", 'V', ARG_NONE, NULL, NULL, "the version", CLI_ALL), .group = GROUP_GENERAL },
+};
+const size_t cli_option_count = sizeof(cli_options) / sizeof(cli_options[0]);
+
+#define EXIT1_HISTORY "a regression or changed system calls (check), or a failure"
+
+const struct cli_command cli_commands[] = {
+	{ CMD_RUN, "",
+	  "Usage: bench [options]\n"
+	  "  or:  bench COMMAND [options] (bench COMMAND --help)",
+	  "Measures every way of copying a file on this machine, kernel and filesystem,\n"
+	  "verifies every copy, counts its system calls, and writes the results.\n"
+	  "\n"
+	  "Commands (each takes --help):\n"
+	  "  list        strategies, channels, workloads; whether each can run here\n"
+	  "  copy        one verified copy of SRC to DST with one strategy\n"
+	  "  gen         write a dataset file\n"
+	  "  evict       drop files from the page cache (no root needed)\n"
+	  "  check       compare two results folders (or a baseline) for regressions\n"
+	  "  ab          compare two bench builds in one invocation, pair by pair\n"
+	  "  baseline    store a compact baseline of a results folder, to commit\n"
+	  "  plot        draw the charts of a results folder with gnuplot\n"
+	  "  clean       remove the datasets, work directories and test filesystems bench left\n"
+	  "  history     results over commits in an SQLite file (bench history --help)\n"
+	  "  columns     the result columns, as Markdown",
+	  NULL, "a run or a verification failed",
+	  "Examples:\n"
+	  "  bench --all --size 200M                      the main job: every workload and strategy\n"
+	  "  bench --strategy readwrite,splice --buffer 8K,64K,4M --size 1G --cache both\n"
+	  "  bench --workload transform --strategy pipe,tcp,tcp-nodelay --batch-lines 1,5000\n"
+	  "  bench --fs ext4,xfs,btrfs,tmpfs --workload copy,split --size 200M\n"
+	  "  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
+	  "  bench --all --dry-run                        what a run would do, and how long\n" },
+	{ CMD_LIST, "list", "usage: bench list [--dir DIR] [--format table|json]",
+	  "Lists the strategies, channels and workloads, whether each can run here and\n"
+	  "why not, and the system calls each strategy and channel makes (checked by the\n"
+	  "tests). Strategies are probed with scratch files in DIR (default: .), since\n"
+	  "what the filesystem supports decides some of them; a DIR that is not a\n"
+	  "writable folder is an error.", NULL, "a failure", NULL },
+	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",
+	  "Copies the regular file SRC to DST with one strategy and exits: for timing\n"
+	  "whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
+	  "written beside DST and renamed into place only when it is complete.",
+	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL },
+	{ CMD_GEN, "gen", "usage: bench gen KIND SIZE FILE [--seed N] [--force]",
+	  "Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"
+	  "and seed give the same bytes on every machine. Prints the file's XXH3 hash.",
+	  "  KIND                    random, text (lines of 10..64 bytes), zero or sparse\n"
+	  "  SIZE                    bytes, or with a unit: 4096, 64K, 200M, 1.5G",
+	  "FILE exists (without --force) or cannot be written", NULL },
+	{ CMD_EVICT, "evict", "usage: bench evict FILE...",
+	  "Drops each FILE's pages from the page cache (fdatasync, then\n"
+	  "POSIX_FADV_DONTNEED) and checks with mincore that they are gone. Fails for\n"
+	  "a file that stays resident (tmpfs cannot evict). Name a file that starts\n"
+	  "with '-' after --.", NULL, "a FILE stays resident or cannot be evicted", NULL },
+	{ CMD_CHECK, "check",
+	  "usage: bench check --baseline BASE... --current CUR... [options]",
+	  "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save);\n"
+	  "repeat --baseline or --current to read several: cases of other hosts, kernels or\n"
+	  "filesystems are kept apart, and matched to the same ones on the other side.\n"
+	  "Several --baseline invocations (folders) of the same cases: each case's threshold\n"
+	  "widens to the drift between them (a 99 % prediction bound); with one per side\n"
+	  "the report says what drift the largest change would need to stand out.\n"
+	  "A case regresses when its runs are slower (Mann-Whitney, Holm over all cases, alpha)\n"
+	  "by more than its threshold (--threshold, or twice its robust spread when wider),\n"
+	  "relative to the other cases' common change (--vs cases, default) and in plain time.\n"
+	  "A change most copy cases share is judged against the in-run memcpy: a shared\n"
+	  "slowdown memcpy did not show is a regression; one it showed, the machine changed.",
+	  NULL, "a regression (a shared slowdown too), a failed case, or changed or missing system calls",
+	  "In CI (--ci or CI set), a comparison that cannot reach significance exits 2.\n" },
+	{ CMD_BASELINE, "baseline", "usage: bench baseline save RESULTS FILE",
+	  "Stores a compact baseline of a results folder, to commit and to give\n"
+	  "bench check --baseline.",
+	  "  RESULTS                 a results folder, a runs.csv or a baseline file\n"
+	  "  FILE                    the baseline to write",
+	  "a failure", NULL },
+	{ CMD_PLOT, "plot", "usage: bench plot [--out DIR] [RESULTS_DIR...]",
+	  "Draws the charts of a results folder (default: the latest under results/)\n"
+	  "as PNG and SVG files beside its CSVs, with gnuplot and the scripts in plots/.\n"
+	  "Several folders (other machines, kernels, filesystems) are drawn together into\n"
+	  "--out: the compare chart puts them side by side, labelled by what differs;\n"
+	  "rows of different ones are never pooled. Charts without data for their\n"
+	  "question are skipped with a line saying why.\n"
+	  "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.",
+	  NULL, "a chart could not be drawn", NULL },
+	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR]",
+	  "Removes what bench left in DIR (default: the default --dir of bench):\n"
+	  "the datasets it generated, each a file with bench's manifest beside it that\n"
+	  "still describes it, the work directories of runs that were killed, and the\n"
+	  "test filesystems of a killed bench --fs (as root: their mounts, loop\n"
+	  "devices and image files, recognised by bench's own names). Nothing else is\n"
+	  "removed: a file bench did not make, or one changed since, stays (the latter\n"
+	  "is named). Results folders are never touched. Prints each path it removes.",
+	  NULL, "something of bench's could not be removed", NULL },
+	{ CMD_COLUMNS, "columns", "usage: bench columns --markdown",
+	  "Prints the list of result columns of results/README.md, as Markdown.",
+	  NULL, "a failure", NULL },
+	{ CMD_HISTORY, "history",
+	  "usage: bench history add DIR... [--commit SHA] [--branch NAME] [--label K=V]...\n"
+	  "       bench history check --current DIR [--branch NAME] [--window 10] [--threshold 5%]\n"
+	  "                           [--spread 4] [--allow-missing] [--format table|markdown|csv|json]\n"
+	  "       bench history changes [--case GLOB] [--branch NAME] [--alpha 0.01] [--threshold 5%]\n"
+	  "       bench history plot [--case GLOB] [--branch NAME] [--out DIR]\n"
+	  "       bench history export [--format csv] [--table samples|syscalls|runs] [--out FILE]",
+	  "Every subcommand takes --db FILE (default results/history.sqlite) and --help.\n"
+	  "add: results folders into the history (each once), commit and branch from git unless given.\n"
+	  "check: each case of DIR against its last N runs on the same host, kernel, filesystem and build.\n"
+	  "changes: the commits where a case's level shifted. plot: median MiB/s over commits, per workload.\n"
+	  "export: a table of the database as CSV.",
+	  NULL, EXIT1_HISTORY, NULL },
+	{ CMD_HADD, "history add", "usage: bench history add DIR... [options]",
+	  "Adds results folders to the history, each once; commit and branch from git\n"
+	  "unless given.", NULL, "a failure", NULL },
+	{ CMD_HCHECK, "history check", "usage: bench history check --current DIR [options]",
+	  "Judges each case of DIR against its last N runs on the same host, kernel,\n"
+	  "filesystem and build.", NULL, "a regression or changed system calls", NULL },
+	{ CMD_HCHANGES, "history changes", "usage: bench history changes [options]",
+	  "Prints the commits where a case's level shifted.", NULL, "a failure", NULL },
+	{ CMD_HPLOT, "history plot", "usage: bench history plot [options]",
+	  "Draws median MiB/s over commits, per workload, with gnuplot.", NULL,
+	  "a chart could not be drawn", NULL },
+	{ CMD_HEXPORT, "history export", "usage: bench history export [options]",
+	  "Writes one table of the history database as CSV.", NULL, "a failure", NULL },
+};
+const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
