@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "disturb.h"
 #include "syscount.h"
 
 struct child_work {
@@ -38,6 +39,11 @@ struct child_result {
 	uint64_t wall_ns;	/* run() alone */
 	uint64_t cpu_wait_ns;	/* run()'s thread waiting for a CPU (schedstat) */
 	uint64_t cpu_run_ns;	/* run()'s thread on a CPU (schedstat) */
+	/* Inside the clock only: the child's and the children it reaped
+	 * there (times, faults, switches; ru_maxrss is the whole child's). */
+	struct rusage ru_timed;
+	/* The machine just before and just after run(), read by the child. */
+	struct disturb_probe d0, d1;
 	struct syscount counts;	/* with a session: run()'s system calls */
 	char msg[256];
 };
