@@ -339,32 +339,24 @@ static size_t counted_runs(const struct bench_case *c, double *walls)
 	return n;
 }
 
-/* Is the median of c known well enough (its 95 % interval within
- * +-CI_TARGET of it)? */
-static bool median_settled(const struct bench_case *c)
+/* Is the median of c known well enough for plan p (stats_enough_runs)? */
+static bool enough_runs(const struct bench_case *c, const struct case_plan *p)
 {
 	double *w = calloc(c->nruns + 1, sizeof(*w));
 	size_t n = counted_runs(c, w);
-	struct stats st;
+	bool enough = !w || stats_enough_runs(w, n, p->min, p->max, CI_TARGET);
 
-	if (!w)
-		return true;
-	stats_compute(w, n, &st);
 	free(w);
-	return stats_median_halfwidth(&st) <= CI_TARGET;
+	return enough;
 }
 
 static bool wants_more(const struct bench_case *c, const struct case_plan *p)
 {
-	size_t n = counted_runs(c, NULL);
-
 	if (c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
 		return false;
-	if (n < p->min)
-		return true;
-	if (n >= p->max || p->spent_ns >= RUNS_BUDGET_NS)
+	if (counted_runs(c, NULL) >= p->min && p->spent_ns >= RUNS_BUDGET_NS)
 		return false;
-	return !median_settled(c);
+	return !enough_runs(c, p);
 }
 
 static int record(struct bench_case *c, const struct run_result *res)
