@@ -193,16 +193,29 @@ static int check_output(struct bench_case *c, const char *dst)
 	return 0;
 }
 
-/* What a verified output is made of: any clone marks the case. */
-static void inspect_output(struct bench_case *c, const char *dst, struct run_result *res)
+/*
+ * What an output whose bytes are right is made of: any clone marks the case.
+ * Holes fail it, unless it is a clone (which keeps the source's holes): a
+ * copy must write every byte, and one that skips zeros is not measuring
+ * the same work.
+ */
+static int inspect_output(struct bench_case *c, const char *dst, struct run_result *res)
 {
 	struct output_info info = { 0 };
+	unsigned sflags = c->spec.strategy ? c->spec.strategy->flags : 0;
 
 	if (c->spec.wl->inspect)
 		c->spec.wl->inspect(&c->spec, dst, &info);
+	res->output_blocks = info.blocks;
+	if (info.hole_bytes && !info.shared_extents && !(sflags & STRATEGY_SHARES_EXTENTS)) {
+		snprintf(c->why, sizeof(c->why),
+			 "verification failed: the output has %llu bytes in holes (a copy must write every byte)",
+			 (unsigned long long)info.hole_bytes);
+		return -EBADMSG;
+	}
 	if (info.shared_extents)
 		c->shared_extents = true;
-	res->output_blocks = info.blocks;
+	return 0;
 }
 
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
@@ -248,11 +261,12 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	fill_result(res, &ch);
 	res->timed = true;
 	err = check_output(c, dst);
+	if (!err)
+		err = inspect_output(c, dst, res);
 	cs.verified = runner_now_ns();
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
-	inspect_output(c, dst, res);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:

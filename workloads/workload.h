@@ -54,6 +54,7 @@ struct case_spec {
 struct output_info {
 	bool shared_extents;	/* shares an extent with another file: cloned */
 	uint64_t blocks;	/* 512-byte blocks allocated (st_blocks), all files */
+	uint64_t hole_bytes;	/* bytes in holes before the end (SEEK_HOLE), all files */
 };
 
 /* Per-run state of a child. */
