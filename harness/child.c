@@ -22,6 +22,7 @@ struct child_report {
 	uint64_t cpu_wait_ns, cpu_run_ns;
 	struct rusage ru_timed;
 	struct disturb_probe d0, d1;
+	struct copy_facts facts;
 	char msg[256];
 	struct syscount counts;
 };
@@ -121,6 +122,7 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 		if (w->teardown)
 			w->teardown(w->arg);
 	}
+	rep.facts = w->facts ? *w->facts : (struct copy_facts){ .fixed_buffers = -1 };
 	if (w->msg)
 		snprintf(rep.msg, sizeof(rep.msg), "%s", w->msg);
 	_exit(full_write(wfd, &rep, sizeof(rep)) ? 3 : 0);
@@ -176,6 +178,7 @@ static void take_report(struct child_result *res, const struct child_report *rep
 	res->ru_timed = rep->ru_timed;
 	res->d0 = rep->d0;
 	res->d1 = rep->d1;
+	res->facts = rep->facts;
 	res->counts = rep->counts;
 	snprintf(res->msg, sizeof(res->msg), "%s", rep->msg);
 	if (sc && syscount_counted_by_parent(sc))

@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 #include "disturb.h"
+#include "strategy.h"
 #include "syscount.h"
 
 struct child_work {
@@ -26,6 +27,8 @@ struct child_work {
 	int (*run)(void *arg);		/* timed (and counted): 0 or -errno */
 	void (*teardown)(void *arg);	/* untimed, after a successful setup */
 	void *arg;
+	/* What the strategy chose, sent with the report; NULL: nothing. */
+	const struct copy_facts *facts;
 	/* A detail the callbacks wrote for an error, sent with the report;
 	 * NULL when they write none. */
 	const char *msg;
@@ -44,6 +47,7 @@ struct child_result {
 	struct rusage ru_timed;
 	/* The machine just before and just after run(), read by the child. */
 	struct disturb_probe d0, d1;
+	struct copy_facts facts;	/* child_work.facts after run() */
 	struct syscount counts;	/* with a session: run()'s system calls */
 	char msg[256];
 };

@@ -131,6 +131,18 @@ static void get_reported(const struct col_row *x, struct col_value *v)
 	v->u = (uint64_t)x->run->reported_kib;
 }
 
+static void get_pipe_bytes(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->run->facts.pipe_bytes;
+	v->u = x->run->facts.pipe_bytes;
+}
+
+static void get_fixed_buffers(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->run->facts.fixed_buffers < 0;
+	v->u = x->run->facts.fixed_buffers > 0;
+}
+
 static void get_disturbed(const struct col_row *x, struct col_value *v)
 {
 	disturb_name(x->run->disturbed, v->buf, sizeof(v->buf));
@@ -203,6 +215,8 @@ static const struct column runs_cols[] = {
 	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes seen inside the clock: `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
 	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
 	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
+	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
+	{ "fixed_buffers", COL_BOOL, 0, true, ROLE_MEASURE, "", "io_uring: 1 when its buffers were registered (READ_FIXED/WRITE_FIXED) in this run, 0 when registering failed and it used plain ones; empty for other strategies", .get = get_fixed_buffers },
 };
 
 static const struct column summary_cols[] = {

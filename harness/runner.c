@@ -102,6 +102,7 @@ static void fill_result(struct run_result *res, const struct child_result *ch)
 	res->majflt = ch->ru_timed.ru_majflt;
 	res->nvcsw = ch->ru_timed.ru_nvcsw;
 	res->nivcsw = ch->ru_timed.ru_nivcsw;
+	res->facts = ch->facts;
 }
 
 #define WARM_ATTEMPTS 3
@@ -224,7 +225,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	struct run_work w = { .c = c };
 	struct child_work work = {
 		.setup = work_setup, .run = work_run, .teardown = work_teardown,
-		.arg = &w, .msg = w.ctx.msg,
+		.arg = &w, .msg = w.ctx.msg, .facts = &w.ctx.facts,
 	};
 	struct disturb_probe start, end;
 	struct cost_stamps cs = { .start = runner_now_ns() };
@@ -244,6 +245,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
+		.facts = { .fixed_buffers = -1 },
 	};
 	disturb_snapshot(&start);
 	err = child_run(&work, counting ? r->sc : NULL, &ch);

@@ -66,6 +66,7 @@ struct run_ctx {
 	int src_fd;
 	int dst_fd;
 	void *state;		/* the workload's own */
+	struct copy_facts facts;	/* what the strategy chose (copy_job.facts) */
 	char msg[256];		/* detail for an error, filled by the workload */
 };
 
