@@ -14,9 +14,8 @@
  *   memcpy-mt    the same as memcpy with one thread per CPU, each on its own slice:
  *                the bound of copies that run on several CPUs (threads of
  *                their own, the kernel's io_uring workers, the transform's
- *                two processes). The threads are started, and each has
- *                written its own slices (faulted and in its caches), before
- *                the clock; the timed region only releases them (they spin
+ *                two processes). The threads are started before the clock
+ *                (setup has written and faulted the buffers); the timed region only releases them (they spin
  *                on a flag) and waits for the last one, because starting
  *                threads inside the clock made this row slower than one
  *                thread at small sizes (docs/strategies.md). On machines
@@ -39,7 +38,11 @@
  * the latter when the cache size is not known), as many passes as the size
  * needs, so that a 4 GiB row does not hold 8 GiB and a 200 MiB row does not
  * spend its child's life faulting in 400 MiB before the clock: the passes
- * stay well above the cache, so the bandwidth is the same.
+ * stay well above the cache, so the bandwidth is the same. Below that, the
+ * buffers are still memory_buffer_max() long and written whole before the
+ * clock, which copies from their start: the bytes it moves were written
+ * first and pushed out of the caches by the rest, so a 1 MiB row measures
+ * memory, as a page-cache copy of 1 MiB reads it, not the CPU's caches.
  *
  * Verification: a memory row checks that the copy happened (the last byte
  * moved); a device row that it read exactly the dataset's size. Neither
@@ -95,7 +98,8 @@ struct memcpy_slice {
 struct limit_state {
 	enum limit_row row;
 	char *src, *dst;
-	size_t len;		/* buffer length (a pass) */
+	size_t len;		/* a pass: what the clock copies, from the start */
+	size_t alloc;		/* buffer length: at least memory_buffer_max() */
 	uint64_t total;		/* bytes to move: the case's size */
 	uint64_t moved;		/* device rows: bytes read */
 	/* memcpy-mt: workers spin on `go`; slice 0 is the caller's */
@@ -189,15 +193,14 @@ static void memcpy_passes(const struct limit_state *st, size_t off, size_t len)
 	}
 }
 
-/* A worker: warms its slice in its own caches (same bytes as setup wrote),
- * says it is ready, spins until released, copies its slice. */
+/* A worker: says it is ready, spins until released, copies its slice (setup
+ * wrote and faulted the buffers; touching the slice again would bring a
+ * small one back into this CPU's caches). */
 static void *memcpy_worker(void *arg)
 {
 	struct memcpy_slice *sl = arg;
 	struct limit_state *st = sl->st;
 
-	memset(st->src + sl->off, LIMIT_SRC_BYTE, sl->len);
-	memset(st->dst + sl->off, LIMIT_DST_BYTE, sl->len);
 	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
 	spin_until(&st->go, 1);
 	if (!atomic_load(&st->stop))
@@ -300,14 +303,13 @@ static int memory_setup(struct run_ctx *ctx, struct limit_state *st)
 	uint64_t max = memory_buffer_max();
 
 	st->len = st->total < max ? (size_t)st->total : (size_t)max;
-	st->src = mmap(NULL, st->len ? st->len : 1, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	st->dst = mmap(NULL, st->len ? st->len : 1, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	st->alloc = (size_t)max;
+	st->src = mmap(NULL, st->alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	st->dst = mmap(NULL, st->alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (st->src == MAP_FAILED || st->dst == MAP_FAILED)
 		return -ENOMEM;
-	memset(st->src, LIMIT_SRC_BYTE, st->len);
-	memset(st->dst, LIMIT_DST_BYTE, st->len);
+	memset(st->src, LIMIT_SRC_BYTE, st->alloc);
+	memset(st->dst, LIMIT_DST_BYTE, st->alloc);
 	(void)ctx;
 	return st->row == ROW_MEMCPY_MT ? memcpy_mt_setup(st) : 0;
 }
@@ -404,10 +406,10 @@ static void limit_teardown(struct run_ctx *ctx)
 		/* a memcpy whose result was never read could be optimised away */
 		if (st->len && st->dst[st->len - 1] == st->src[st->len - 1])
 			leave_marker(ctx->dst);
-		if (st->src != MAP_FAILED)
-			munmap(st->src, st->len ? st->len : 1);
-		if (st->dst != MAP_FAILED)
-			munmap(st->dst, st->len ? st->len : 1);
+		if (st->src != MAP_FAILED && st->alloc)
+			munmap(st->src, st->alloc);
+		if (st->dst != MAP_FAILED && st->alloc)
+			munmap(st->dst, st->alloc);
 	}
 	free(st);
 }
