@@ -39,7 +39,8 @@
  * needs, so that a 4 GiB row does not hold 8 GiB and a 200 MiB row does not
  * spend its child's life faulting in 400 MiB before the clock: the passes
  * stay well above the cache, so the bandwidth is the same. Below that, the
- * buffers are still memory_buffer_max() long and written whole before the
+ * buffers are still four times the cache long (64 MiB when its size is not
+ * known) and written whole before the
  * clock, which copies from their start: the bytes it moves were written
  * first and pushed out of the caches by the rest, so a 1 MiB row measures
  * memory, as a page-cache copy of 1 MiB reads it, not the CPU's caches.
@@ -297,13 +298,25 @@ static uint64_t memory_buffer_max(void)
 	return want < LIMIT_BUFFER_MAX ? want : LIMIT_BUFFER_MAX;
 }
 
+/* The least buffer a memory row writes: four times the last-level cache,
+ * LIMIT_BUFFER_MIN when that is not known (a 1 MiB row does not write
+ * 2 x 256 MiB before its clock). */
+static uint64_t memory_buffer_min(void)
+{
+	uint64_t llc = last_level_cache(), want = LIMIT_CACHE_MULT * llc;
+
+	if (want < LIMIT_BUFFER_MIN)
+		return LIMIT_BUFFER_MIN;
+	return want < LIMIT_BUFFER_MAX ? want : LIMIT_BUFFER_MAX;
+}
+
 /* Hot buffers of at most memory_buffer_max() bytes, written before the clock. */
 static int memory_setup(struct run_ctx *ctx, struct limit_state *st)
 {
 	uint64_t max = memory_buffer_max();
 
 	st->len = st->total < max ? (size_t)st->total : (size_t)max;
-	st->alloc = (size_t)max;
+	st->alloc = st->len > memory_buffer_min() ? st->len : (size_t)memory_buffer_min();
 	st->src = mmap(NULL, st->alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	st->dst = mmap(NULL, st->alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (st->src == MAP_FAILED || st->dst == MAP_FAILED)
