@@ -93,3 +93,15 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	out->mad = stats_mad(samples, n, out->median);
 	out->rcv = out->median > 0 ? 1.4826 * out->mad / out->median : 0;
 }
+
+bool stats_enough_runs(const double *samples, size_t n, size_t min, size_t max, double target)
+{
+	struct stats st;
+
+	if (n < min)
+		return false;
+	if (n >= max)
+		return true;
+	stats_compute(samples, n, &st);
+	return stats_median_halfwidth(&st) <= target;
+}

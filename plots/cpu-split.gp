@@ -1,6 +1,8 @@
 # cpu-split.gp - where the CPU time of a copy goes: user against system time
-# per strategy (stacked), with the wall-clock median as a dot. A dot far
-# above its bar means the copy waited (for the disk, or for other work).
+# per strategy (stacked), with the wall-clock median as a dot. All three
+# cover the same timed region (CPU times are read by the child around its
+# clock), so a dot far above its bar means the copy waited (for the disk, or
+# for other work); a bar above its dot, work on several CPUs.
 #
 # Data (plot-cpu-split.dat): label  user_ms  sys_ms  wall_ms
 # Variables: datafile, out, fmt, plotsdir, ttl.

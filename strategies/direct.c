@@ -26,11 +26,12 @@
  *     with ordinary buffered pread/pwrite once O_DIRECT is off again. No padding
  *     is written, so no ftruncate is needed and the destination never grows
  *     past dst_off + len.
- *   - Unaligned offsets (the split workload's ranges start after a newline):
- *     when src_off or dst_off is not a multiple of the offset alignment,
- *     O_DIRECT cannot be used for the range at all, and the whole call falls
- *     back to the ordinary buffered pread/pwrite loop. Such calls are not direct I/O; whole-file copies always
- *     are.
+ *   - Unaligned source offsets (the split workload's parts start after a
+ *     newline): the source is read with O_DIRECT from the aligned offset
+ *     before src_off (one more block per request) and the buffer shifted by
+ *     the difference (memmove) before the O_DIRECT write, so every part is
+ *     direct I/O on both ends. Only an unaligned dst_off (no workload makes
+ *     one) falls back to the ordinary buffered loop for the whole call.
  *   - A short O_DIRECT read means end of file: a source shorter than len
  *     gives -ENODATA.
  *
@@ -154,11 +155,18 @@ static ssize_t direct_read(int fd, char *buf, size_t want, uint64_t off,
 	return (ssize_t)done;
 }
 
-/* Moves [0, body) of the job; its descriptors are in O_DIRECT mode. */
+/*
+ * Moves [0, body) of the job; its descriptors are in O_DIRECT mode. A
+ * source offset `lead` bytes past an aligned one (a split part starts after
+ * a newline) is read from that aligned offset, and the buffer is shifted by
+ * lead before the write: one more block read per request and a memmove,
+ * but the row is direct I/O on both ends.
+ */
 static int direct_body(const struct copy_job *job, const struct direct_align *al,
 		       uint64_t body)
 {
 	size_t bufsz = job->buffer_size ? job->buffer_size : DIRECT_DEFAULT_BUFFER;
+	size_t lead = (size_t)(job->src_off % al->off);
 	uint64_t done = 0;
 	char *buf;
 	int ret = 0;
@@ -166,22 +174,25 @@ static int direct_body(const struct copy_job *job, const struct direct_align *al
 	bufsz = (size_t)((bufsz + al->off - 1) / al->off * al->off);
 	if (bufsz > body)
 		bufsz = (size_t)body;
-	buf = direct_alloc_buffer(bufsz, al->mem);
+	buf = direct_alloc_buffer(bufsz + (lead ? al->off : 0), al->mem);
 	if (!buf)
 		return -ENOMEM;
 	while (done < body) {
 		size_t want = body - done < bufsz ? (size_t)(body - done) : bufsz;
-		ssize_t got = direct_read(job->src_fd, buf, want, job->src_off + done,
+		size_t span = (size_t)((lead + want + al->off - 1) / al->off * al->off);
+		ssize_t got = direct_read(job->src_fd, buf, span, job->src_off - lead + done,
 					  al->off);
 
 		if (got < 0) {
 			ret = (int)got;
 			break;
 		}
-		if ((size_t)got < want) {
+		if ((size_t)got < lead + want) {
 			ret = -ENODATA;	/* source shorter than promised */
 			break;
 		}
+		if (lead)
+			memmove(buf, buf + lead, want);
 		ret = full_pwrite(job->dst_fd, buf, want, job->dst_off + done);
 		if (ret)
 			break;
@@ -232,7 +243,7 @@ static int direct_copy(const struct copy_job *job)
 	if (job->len == 0)
 		return 0;
 	direct_alignment(job->src_fd, job->dst_fd, &al);
-	if (job->src_off % al.off || job->dst_off % al.off)
+	if (job->dst_off % al.off)
 		return direct_buffered(job, 0, job->len);
 	body = job->len / al.off * al.off;
 	ret = body ? direct_body_on(job, &al, body) : 0;

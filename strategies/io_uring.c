@@ -363,6 +363,8 @@ static int uring_copy(const struct copy_job *job)
 	ret = uring_setup_slots(&uc);
 	if (ret)
 		goto out_free_slots;
+	if (job->facts)
+		job->facts->fixed_buffers = uc.fixed_bufs;
 	for (unsigned i = 0; i < uc.nslots && !ret; i++)
 		ret = uring_start_block(&uc, i);
 	if (ret)

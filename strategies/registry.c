@@ -17,6 +17,7 @@ const struct copy_strategy *const strategy_table[] = {
 	&strategy_corrupt,
 	&strategy_direct,
 	&strategy_full_buffer,
+	&strategy_holes,
 	&strategy_io_uring,
 	&strategy_lines,
 	&strategy_mmap,

@@ -117,6 +117,8 @@ static int splice_copy(const struct copy_job *job)
 	ret = splice_open_pipe(pfd, want, &cap);
 	if (ret)
 		return ret;
+	if (job->facts)
+		job->facts->pipe_bytes = cap;
 
 	while (left > 0) {
 		size_t chunk = left < cap ? (size_t)left : cap;

@@ -34,6 +34,15 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/*
+ * What a strategy chose at run time that changes its work, written by the
+ * strategy when job->facts is set, for the harness to record per run.
+ */
+struct copy_facts {
+	uint64_t pipe_bytes;	/* splice: the pipe size granted; 0: no pipe */
+	int fixed_buffers;	/* io_uring: 1 registered, 0 plain buffers; -1: no ring */
+};
+
 /* One copy of a byte range: what the harness hands a strategy. */
 struct copy_job {
 	int src_fd;
@@ -44,6 +53,7 @@ struct copy_job {
 	size_t buffer_size;	/* bytes; strategies that take a buffer use it */
 	unsigned queue_depth;	/* io_uring: submission queue depth */
 	unsigned threads;	/* parallel strategies: worker count */
+	struct copy_facts *facts;	/* NULL, or where to say what it chose */
 };
 
 /* Flags describing what a strategy can do. */

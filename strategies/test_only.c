@@ -11,7 +11,10 @@
  *                 `bench check`;
  *   touch-source  copies like readwrite, then inverts the source's first
  *                 byte: a file changed during the run (--source must refuse
- *                 the results).
+ *                 the results);
+ *   holes         copies like readwrite, then punches a hole over the
+ *                 output's first 64 KiB, keeping its size: on zero data the
+ *                 bytes stay right, and the hole must fail verification.
  */
 #include "strategy.h"
 #include "fileio.h"
@@ -93,6 +96,20 @@ static int touch_source_copy(const struct copy_job *job)
 	return touch_source(job->src_fd);
 }
 
+#define HOLE_BYTES (64 * 1024)
+
+static int holes_copy(const struct copy_job *job)
+{
+	int err = strategy_readwrite.copy(job);
+
+	if (err || job->len < HOLE_BYTES)
+		return err;
+	if (fallocate(job->dst_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)job->dst_off, HOLE_BYTES))
+		return -errno;
+	return 0;
+}
+
 const struct copy_strategy strategy_corrupt = {
 	.name = "corrupt",
 	.description = "test only: readwrite, then one output byte flipped (verification must fail)",
@@ -115,4 +132,12 @@ const struct copy_strategy strategy_touch_source = {
 	.syscalls = "pread64,pwrite64,fadvise64,openat,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
 	.copy = touch_source_copy,
+};
+
+const struct copy_strategy strategy_holes = {
+	.name = "holes",
+	.description = "test only: readwrite, then a hole punched over the output's first 64 KiB",
+	.syscalls = "pread64,pwrite64,fadvise64,fallocate",
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
+	.copy = holes_copy,
 };

@@ -67,14 +67,42 @@ void remove_output_file(const struct case_spec *c, const char *dst)
 	unlink(dst);
 }
 
+/* Bytes of fd's first size bytes in holes (SEEK_HOLE, SEEK_DATA); 0 where
+ * the filesystem keeps no holes or does not say (it reports all data). */
+static uint64_t hole_bytes(int fd, uint64_t size)
+{
+	uint64_t holes = 0;
+	off_t at = 0;
+
+	while ((uint64_t)at < size) {
+		off_t hole = lseek(fd, at, SEEK_HOLE), data;
+
+		if (hole < 0 || (uint64_t)hole >= size)
+			break;
+		data = lseek(fd, hole, SEEK_DATA);
+		if (data < 0 || (uint64_t)data > size)
+			data = (off_t)size;	/* ENXIO: a hole to the end */
+		holes += (uint64_t)(data - hole);
+		at = data;
+	}
+	return holes;
+}
+
 int inspect_file(const char *path, struct output_info *out)
 {
 	struct stat st;
 	bool shared = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (stat(path, &st))
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
 	out->blocks += (uint64_t)st.st_blocks;
+	out->hole_bytes += hole_bytes(fd, (uint64_t)st.st_size);
+	close(fd);
 	/* FIEMAP refused (tmpfs): nothing is shared */
 	if (file_shares_extents(path, &shared) == 0 && shared)
 		out->shared_extents = true;

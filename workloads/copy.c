@@ -62,6 +62,7 @@ static int copy_run(struct run_ctx *ctx)
 	case_fill_job(c, &job);
 	job.src_fd = ctx->src_fd;
 	job.dst_fd = ctx->dst_fd;
+	job.facts = &ctx->facts;
 	job.len = c->ds->size;
 	err = c->strategy->copy(&job);
 	if (err)

@@ -14,9 +14,8 @@
  *   memcpy-mt    the same as memcpy with one thread per CPU, each on its own slice:
  *                the bound of copies that run on several CPUs (threads of
  *                their own, the kernel's io_uring workers, the transform's
- *                two processes). The threads are started, and each has
- *                written its own slices (faulted and in its caches), before
- *                the clock; the timed region only releases them (they spin
+ *                two processes). The threads are started before the clock
+ *                (setup has written and faulted the buffers); the timed region only releases them (they spin
  *                on a flag) and waits for the last one, because starting
  *                threads inside the clock made this row slower than one
  *                thread at small sizes (docs/strategies.md). On machines
@@ -39,7 +38,12 @@
  * the latter when the cache size is not known), as many passes as the size
  * needs, so that a 4 GiB row does not hold 8 GiB and a 200 MiB row does not
  * spend its child's life faulting in 400 MiB before the clock: the passes
- * stay well above the cache, so the bandwidth is the same.
+ * stay well above the cache, so the bandwidth is the same. Below that, the
+ * buffers are still four times the cache long (64 MiB when its size is not
+ * known) and written whole before the clock, which copies from their start:
+ * the bytes it moves were written first and pushed out of the caches by the
+ * rest, so a 1 MiB row measures memory, as a page-cache copy of 1 MiB reads
+ * it, not the CPU's caches.
  *
  * Where the buffers live (the harness must not time the host's page faults,
  * nor pay them for every run): the source of the memory rows is made once
@@ -122,7 +126,8 @@ struct limit_state {
 	char *src, *dst;
 	struct huge_buf own_src;	/* when the parent's source is missing */
 	struct huge_buf dst_buf;
-	size_t len;		/* buffer length (a pass) */
+	size_t len;		/* a pass: what the clock copies, from the start */
+	size_t alloc;		/* buffer length: at least memory_buffer_min() */
 	uint64_t total;		/* bytes to move: the case's size */
 	uint64_t moved;		/* device rows: bytes read */
 	/* memcpy-mt: workers spin on `go`; slice 0 is the caller's */
@@ -210,6 +215,27 @@ static size_t memory_buffer_len(uint64_t size)
 	return size < max ? (size_t)size : (size_t)max;
 }
 
+/* The least buffer a memory row writes: four times the last-level cache,
+ * LIMIT_BUFFER_MIN when that is not known (a 1 MiB row does not write
+ * 2 x 256 MiB before its clock). */
+static uint64_t memory_buffer_min(void)
+{
+	uint64_t llc = last_level_cache(), want = LIMIT_CACHE_MULT * llc;
+
+	if (want < LIMIT_BUFFER_MIN)
+		return LIMIT_BUFFER_MIN;
+	return want < LIMIT_BUFFER_MAX ? want : LIMIT_BUFFER_MAX;
+}
+
+/* A memory row's buffers: its pass, and never shorter than memory_buffer_min(). */
+static size_t memory_buffer_alloc(uint64_t size)
+{
+	size_t len = memory_buffer_len(size);
+	uint64_t min = memory_buffer_min();
+
+	return len > min ? len : (size_t)min;
+}
+
 /*
  * In the parent, before any run: the source of every memory row, grown to
  * the largest pass planned and written once. Children only read it.
@@ -243,7 +269,7 @@ static int limit_prepare(struct case_spec *c, char *why, size_t n)
 	}
 #endif
 	if (!is_device_row(limit_row_of(c)))
-		return hot_source_reserve(memory_buffer_len(c->size), why, n);
+		return hot_source_reserve(memory_buffer_alloc(c->size), why, n);
 	if (limit_row_of(c) != ROW_DEVICE_DIRECT)
 		return 0;
 	fd = open(c->ds->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
@@ -319,15 +345,14 @@ static void read_through(const char *p, size_t n)
 	(void)sink;
 }
 
-/* A worker: warms its slice in its own caches (reads the source's, writes the destination's),
- * says it is ready, spins until released, copies its slice. */
+/* A worker: says it is ready, spins until released, copies its slice (setup
+ * wrote and faulted the buffers; touching the slice again would bring a
+ * small one back into this CPU's caches). */
 static void *memcpy_worker(void *arg)
 {
 	struct memcpy_slice *sl = arg;
 	struct limit_state *st = sl->st;
 
-	read_through(st->src + sl->off, sl->len);
-	memset(st->dst + sl->off, LIMIT_DST_BYTE, sl->len);
 	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
 	spin_until(&st->go, 1);
 	if (!atomic_load(&st->stop))
@@ -402,20 +427,21 @@ static void memcpy_mt_teardown(struct limit_state *st)
 static int memory_setup(struct run_ctx *ctx, struct limit_state *st)
 {
 	st->len = memory_buffer_len(st->total);
-	if (hot_source.map != MAP_FAILED && hot_source.len >= st->len) {
+	st->alloc = memory_buffer_alloc(st->total);
+	if (hot_source.map != MAP_FAILED && hot_source.len >= st->alloc) {
 		st->src = hot_source.buf;
 	} else {
-		if (huge_buf_map(&st->own_src, st->len))
+		if (huge_buf_map(&st->own_src, st->alloc))
 			return -ENOMEM;
 		st->src = st->own_src.buf;
-		memset(st->src, LIMIT_SRC_BYTE, st->len);
+		memset(st->src, LIMIT_SRC_BYTE, st->alloc);
 	}
-	if (huge_buf_map(&st->dst_buf, st->len))
+	if (huge_buf_map(&st->dst_buf, st->alloc))
 		return -ENOMEM;
 	st->dst = st->dst_buf.buf;
 	/* all of both, slice 0 of memcpy-mt included: nothing faulted in the clock */
-	read_through(st->src, st->len);
-	memset(st->dst, LIMIT_DST_BYTE, st->len);
+	read_through(st->src, st->alloc);
+	memset(st->dst, LIMIT_DST_BYTE, st->alloc);
 	(void)ctx;
 	return st->row == ROW_MEMCPY_MT ? memcpy_mt_setup(st) : 0;
 }

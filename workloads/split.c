@@ -149,6 +149,7 @@ static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 	case_fill_job(c, &job);
 	job.src_fd = ctx->src_fd;
 	job.dst_fd = fd;
+	job.facts = &ctx->facts;
 	job.src_off = start;
 	job.dst_off = 0;
 	job.len = cut - start;

@@ -54,6 +54,7 @@ struct case_spec {
 struct output_info {
 	bool shared_extents;	/* shares an extent with another file: cloned */
 	uint64_t blocks;	/* 512-byte blocks allocated (st_blocks), all files */
+	uint64_t hole_bytes;	/* bytes in holes before the end (SEEK_HOLE), all files */
 };
 
 /* Per-run state of a child. */
@@ -65,6 +66,7 @@ struct run_ctx {
 	int src_fd;
 	int dst_fd;
 	void *state;		/* the workload's own */
+	struct copy_facts facts;	/* what the strategy chose (copy_job.facts) */
 	char msg[256];		/* detail for an error, filled by the workload */
 };
 

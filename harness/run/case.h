@@ -38,6 +38,7 @@ struct run_result {
 				 * and the gap before it; -1: not known here */
 	unsigned disturbed;	/* enum disturb_cause: observed outside causes */
 	bool retried;		/* disturbed, so run again: not in the statistics */
+	struct copy_facts facts;	/* what the strategy chose in this run */
 	bool outlier;		/* far from the case's median (robust z > 3.5) */
 	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;

@@ -20,6 +20,9 @@ struct child_report {
 	int err;
 	uint64_t wall_ns;
 	uint64_t cpu_wait_ns, cpu_run_ns;
+	struct rusage ru_timed;
+	struct disturb_probe d0, d1;
+	struct copy_facts facts;
 	char msg[256];
 	struct syscount counts;
 };
@@ -45,6 +48,44 @@ static void fresh_allocator(void)
 	malloc_trim(0);
 }
 
+static int64_t tv_us(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+static struct timeval us_tv(int64_t us)
+{
+	return (struct timeval){ .tv_sec = us / 1000000, .tv_usec = us % 1000000 };
+}
+
+/* This process's and its reaped children's usage so far, summed. */
+static void usage_now(struct rusage *out)
+{
+	struct rusage self, kids;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	*out = self;
+	out->ru_utime = us_tv(tv_us(self.ru_utime) + tv_us(kids.ru_utime));
+	out->ru_stime = us_tv(tv_us(self.ru_stime) + tv_us(kids.ru_stime));
+	out->ru_minflt += kids.ru_minflt;
+	out->ru_majflt += kids.ru_majflt;
+	out->ru_nvcsw += kids.ru_nvcsw;
+	out->ru_nivcsw += kids.ru_nivcsw;
+}
+
+/* What the timed region used: b - a (the largest RSS is b's, whole-life). */
+static void usage_between(const struct rusage *a, const struct rusage *b, struct rusage *out)
+{
+	*out = *b;
+	out->ru_utime = us_tv(tv_us(b->ru_utime) - tv_us(a->ru_utime));
+	out->ru_stime = us_tv(tv_us(b->ru_stime) - tv_us(a->ru_stime));
+	out->ru_minflt = b->ru_minflt - a->ru_minflt;
+	out->ru_majflt = b->ru_majflt - a->ru_majflt;
+	out->ru_nvcsw = b->ru_nvcsw - a->ru_nvcsw;
+	out->ru_nivcsw = b->ru_nivcsw - a->ru_nivcsw;
+}
+
 /* The child: untimed setup, the timed run, untimed teardown, report, exit. */
 static void __attribute__((noreturn))
 child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
@@ -58,8 +99,11 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 	rep.err = w->setup ? w->setup(w->arg) : 0;
 	if (!rep.err) {
 		uint64_t wait0 = 0, run0 = 0, wait1 = 0, run1 = 0;
+		struct rusage u0, u1;
 
+		disturb_snapshot(&rep.d0);
 		disturb_thread_times(&wait0, &run0);
+		usage_now(&u0);
 		if (sc)
 			syscount_begin(sc);
 		t0 = now_ns();
@@ -67,7 +111,10 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 		t1 = now_ns();
 		if (sc)
 			syscount_end(sc, &rep.counts);
+		usage_now(&u1);
+		disturb_snapshot(&rep.d1);
 		rep.wall_ns = t1 - t0;
+		usage_between(&u0, &u1, &rep.ru_timed);
 		if (disturb_thread_times(&wait1, &run1)) {
 			rep.cpu_wait_ns = wait1 - wait0;
 			rep.cpu_run_ns = run1 - run0;
@@ -75,6 +122,7 @@ child_main(const struct child_work *w, struct syscount_session *sc, int wfd)
 		if (w->teardown)
 			w->teardown(w->arg);
 	}
+	rep.facts = w->facts ? *w->facts : (struct copy_facts){ .fixed_buffers = -1 };
 	if (w->msg)
 		snprintf(rep.msg, sizeof(rep.msg), "%s", w->msg);
 	_exit(full_write(wfd, &rep, sizeof(rep)) ? 3 : 0);
@@ -127,6 +175,10 @@ static void take_report(struct child_result *res, const struct child_report *rep
 	res->wall_ns = rep->wall_ns;
 	res->cpu_wait_ns = rep->cpu_wait_ns;
 	res->cpu_run_ns = rep->cpu_run_ns;
+	res->ru_timed = rep->ru_timed;
+	res->d0 = rep->d0;
+	res->d1 = rep->d1;
+	res->facts = rep->facts;
 	res->counts = rep->counts;
 	snprintf(res->msg, sizeof(res->msg), "%s", rep->msg);
 	if (sc && syscount_counted_by_parent(sc))

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "disturb.h"
+#include "strategy.h"
 #include "syscount.h"
 
 struct child_work {
@@ -25,6 +27,8 @@ struct child_work {
 	int (*run)(void *arg);		/* timed (and counted): 0 or -errno */
 	void (*teardown)(void *arg);	/* untimed, after a successful setup */
 	void *arg;
+	/* What the strategy chose, sent with the report; NULL: nothing. */
+	const struct copy_facts *facts;
 	/* A detail the callbacks wrote for an error, sent with the report;
 	 * NULL when they write none. */
 	const char *msg;
@@ -38,6 +42,12 @@ struct child_result {
 	uint64_t wall_ns;	/* run() alone */
 	uint64_t cpu_wait_ns;	/* run()'s thread waiting for a CPU (schedstat) */
 	uint64_t cpu_run_ns;	/* run()'s thread on a CPU (schedstat) */
+	/* Inside the clock only: the child's and the children it reaped
+	 * there (times, faults, switches; ru_maxrss is the whole child's). */
+	struct rusage ru_timed;
+	/* The machine just before and just after run(), read by the child. */
+	struct disturb_probe d0, d1;
+	struct copy_facts facts;	/* child_work.facts after run() */
 	struct syscount counts;	/* with a session: run()'s system calls */
 	char msg[256];
 };

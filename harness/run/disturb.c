@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* disturb.c - observed outside causes of a slow run (see disturb.h). */
 #include "disturb.h"
+#include "rng.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define REPORTED_KIB "/sys/module/page_reporting/parameters/reported_kib"
@@ -41,25 +43,35 @@ void disturb_snapshot(struct disturb_probe *p)
 	p->steal_ticks = read_steal();
 }
 
-unsigned disturb_judge(const struct disturb_probe *before, const struct disturb_probe *start,
-		       const struct disturb_probe *end, uint64_t wall_ns,
-		       uint64_t cpu_wait_ns, bool multi_cpu)
+unsigned disturb_judge(const struct disturb_probe *start, const struct disturb_probe *end)
 {
 	unsigned causes = 0;
 
-	if (end->reported_kib > start->reported_kib ||
-	    (before->reported_kib >= 0 && start->reported_kib > before->reported_kib))
+	if (start->reported_kib >= 0 && end->reported_kib > start->reported_kib)
 		causes |= DISTURB_REPORTING;
 	if (end->steal_ticks > start->steal_ticks)
 		causes |= DISTURB_STEAL;
-	if (!multi_cpu && cpu_wait_ns * 20 > wall_ns)
-		causes |= DISTURB_CPU_WAIT;
 	return causes;
+}
+
+unsigned disturb_test_mark(uint64_t seed, unsigned seq)
+{
+	const char *env = getenv(DISTURB_TEST_ENV);
+	uint64_t x = seed ^ (0x9e3779b97f4a7c15ull * seq);
+	char *end;
+	unsigned long pct;
+
+	if (!env || !*env)
+		return 0;
+	pct = strtoul(env, &end, 10);
+	if (*end || pct == 0)
+		return 0;
+	return splitmix64(&x) % 100 < pct ? DISTURB_TEST : 0;
 }
 
 void disturb_name(unsigned causes, char *out, size_t n)
 {
-	static const char *const names[] = { "reporting", "steal", "cpu-wait" };
+	static const char *const names[] = { "reporting", "steal", "test" };
 	size_t len = 0;
 
 	out[0] = '\0';

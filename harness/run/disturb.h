@@ -3,14 +3,17 @@
  * disturb.h - what outside a run may have slowed it, observed, never
  * guessed from its time: the guest handing free memory back to its host
  * (virtio-balloon free-page reporting: touching that memory again costs a
- * host fault per page, paid as system time by whoever allocates it next),
- * steal time (the host ran something else on our CPUs), and the run's own
- * thread waiting for a CPU while other tasks ran.
+ * host fault per page, paid as system time by whoever allocates it next)
+ * and steal time (the host ran something else on our CPUs), both judged
+ * on the timed region alone, the same way for every case.
  *
- * The runner snapshots the machine before each run and after it, and the
- * child reports its thread's run-queue wait inside the clock. A measured run
- * with an observed cause is recorded as disturbed and run again (see
- * runner.c); see docs/noise.md for the measurements behind the rules.
+ * The child snapshots the machine just before its clock starts and just
+ * after it stops. A measured run with an observed cause is recorded as
+ * disturbed and run again in a later round (see runner.c); see
+ * docs/noise.md for the measurements behind the rules. The run-queue wait
+ * of the timed thread is recorded (cpu_wait_ns) but is no cause: work on
+ * several CPUs waits for its own threads, and a run waits for the
+ * writeback it causes itself.
  */
 #ifndef COPYBENCH_DISTURB_H
 #define COPYBENCH_DISTURB_H
@@ -26,24 +29,25 @@ struct disturb_probe {
 };
 
 enum disturb_cause {
-	DISTURB_REPORTING = 1u << 0,	/* free-page reporting ran during or just before */
-	DISTURB_STEAL = 1u << 1,	/* the host stole CPU time during the run */
-	DISTURB_CPU_WAIT = 1u << 2,	/* the run waited for a CPU > 5 % of its time */
+	DISTURB_REPORTING = 1u << 0,	/* free-page reporting ran inside the clock */
+	DISTURB_STEAL = 1u << 1,	/* the host stole CPU time inside the clock */
+	DISTURB_TEST = 1u << 2,		/* marked by the test hook below */
 };
 
 void disturb_snapshot(struct disturb_probe *p);
 
+/* The causes seen for a timed region that began at `start` and ended at
+ * `end` (snapshots taken by the child around its clock). */
+unsigned disturb_judge(const struct disturb_probe *start, const struct disturb_probe *end);
+
 /*
- * The causes seen for a run that started at `start` and ended at `end`,
- * `before` being the snapshot at the end of the previous run (the gap
- * between runs counts: memory reported then is what this run allocates).
- * cpu_wait_ns is the run's own thread's run-queue wait inside the clock;
- * it is not judged for work on several CPUs (its own threads' waits are
- * part of its cost).
+ * A test hook: with COPYBENCH_TEST_DISTURB=PCT in the environment (1 to
+ * 100), about PCT % of runs, drawn from the seed and the run's place in the
+ * order, are marked disturbed with the cause `test`, so the retry path runs
+ * on every machine; 0 without it. The cause is recorded like any other.
  */
-unsigned disturb_judge(const struct disturb_probe *before, const struct disturb_probe *start,
-		       const struct disturb_probe *end, uint64_t wall_ns,
-		       uint64_t cpu_wait_ns, bool multi_cpu);
+#define DISTURB_TEST_ENV "COPYBENCH_TEST_DISTURB"
+unsigned disturb_test_mark(uint64_t seed, unsigned seq);
 
 /* "reporting+steal", or "" for none. */
 void disturb_name(unsigned causes, char *out, size_t n);

@@ -95,13 +95,14 @@ static void fill_result(struct run_result *res, const struct child_result *ch)
 	res->wall_ns = ch->wall_ns;
 	res->cpu_wait_ns = ch->cpu_wait_ns;
 	res->cpu_run_ns = ch->cpu_run_ns;
-	res->user_ns = tv_ns(ch->ru.ru_utime);
-	res->sys_ns = tv_ns(ch->ru.ru_stime);
+	res->user_ns = tv_ns(ch->ru_timed.ru_utime);
+	res->sys_ns = tv_ns(ch->ru_timed.ru_stime);
 	res->max_rss_kb = ch->ru.ru_maxrss;
-	res->minflt = ch->ru.ru_minflt;
-	res->majflt = ch->ru.ru_majflt;
-	res->nvcsw = ch->ru.ru_nvcsw;
-	res->nivcsw = ch->ru.ru_nivcsw;
+	res->minflt = ch->ru_timed.ru_minflt;
+	res->majflt = ch->ru_timed.ru_majflt;
+	res->nvcsw = ch->ru_timed.ru_nvcsw;
+	res->nivcsw = ch->ru_timed.ru_nivcsw;
+	res->facts = ch->facts;
 }
 
 #define WARM_ATTEMPTS 3
@@ -162,25 +163,21 @@ static void settle_writeback(const struct bench_case *c, struct run_result *res)
 			      c->spec.expect_size + m.dirty_kb * 1024 > limit;
 }
 
-/* Does c run on several CPUs (its own threads, the kernel's, two processes)? */
-static bool multi_cpu(const struct bench_case *c)
-{
-	const struct workload_variant *v = workload_variant_find(c->spec.wl, c->spec.variant);
-
-	return (c->spec.strategy && (c->spec.strategy->flags & STRATEGY_MULTI_CPU)) ||
-	       (c->spec.wl->flags & WORKLOAD_MULTI_CPU) || (v && (v->flags & VARIANT_MULTI_CPU));
-}
-
-/* Records what outside the run may have slowed it (disturb.h). */
-static void note_disturbance(struct runner *r, const struct bench_case *c,
-			     const struct disturb_probe *start, const struct disturb_probe *end,
-			     const struct child_result *ch, struct run_result *res)
+/*
+ * Records what outside the run may have slowed it (disturb.h): judged on
+ * the child's snapshots around its clock; reported_kib also covers the gap
+ * since the previous run ended (the parent's snapshots), for the record.
+ */
+static void note_disturbance(struct runner *r, const struct disturb_probe *start,
+			     const struct disturb_probe *end, const struct child_result *ch,
+			     struct run_result *res)
 {
 	const struct disturb_probe *before = r->seq > 1 ? &r->last_probe : start;
 
 	res->reported_kib = end->reported_kib < 0 ? -1 : end->reported_kib - before->reported_kib;
-	res->disturbed = disturb_judge(before, start, end, ch->wall_ns, ch->cpu_wait_ns,
-				       multi_cpu(c));
+	if (ch->reported)
+		res->disturbed = disturb_judge(&ch->d0, &ch->d1);
+	res->disturbed |= disturb_test_mark(r->o->seed, res->seq);
 	r->last_probe = *end;
 }
 
@@ -197,16 +194,29 @@ static int check_output(struct bench_case *c, const char *dst)
 	return 0;
 }
 
-/* What a verified output is made of: any clone marks the case. */
-static void inspect_output(struct bench_case *c, const char *dst, struct run_result *res)
+/*
+ * What an output whose bytes are right is made of: any clone marks the case.
+ * Holes fail it, unless it is a clone (which keeps the source's holes): a
+ * copy must write every byte, and one that skips zeros is not measuring
+ * the same work.
+ */
+static int inspect_output(struct bench_case *c, const char *dst, struct run_result *res)
 {
 	struct output_info info = { 0 };
+	unsigned sflags = c->spec.strategy ? c->spec.strategy->flags : 0;
 
 	if (c->spec.wl->inspect)
 		c->spec.wl->inspect(&c->spec, dst, &info);
+	res->output_blocks = info.blocks;
+	if (info.hole_bytes && !info.shared_extents && !(sflags & STRATEGY_SHARES_EXTENTS)) {
+		snprintf(c->why, sizeof(c->why),
+			 "verification failed: the output has %llu bytes in holes (a copy must write every byte)",
+			 (unsigned long long)info.hole_bytes);
+		return -EBADMSG;
+	}
 	if (info.shared_extents)
 		c->shared_extents = true;
-	res->output_blocks = info.blocks;
+	return 0;
 }
 
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
@@ -215,7 +225,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	struct run_work w = { .c = c };
 	struct child_work work = {
 		.setup = work_setup, .run = work_run, .teardown = work_teardown,
-		.arg = &w, .msg = w.ctx.msg,
+		.arg = &w, .msg = w.ctx.msg, .facts = &w.ctx.facts,
 	};
 	struct disturb_probe start, end;
 	struct cost_stamps cs = { .start = runner_now_ns() };
@@ -235,13 +245,14 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
+		.facts = { .fixed_buffers = -1 },
 	};
 	disturb_snapshot(&start);
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
 	cs.reaped = cs.verified = runner_now_ns();
 	cs.timed_ns = ch.wall_ns;
 	disturb_snapshot(&end);
-	note_disturbance(r, c, &start, &end, &ch, res);
+	note_disturbance(r, &start, &end, &ch, res);
 	if (err)
 		goto out_remove_output;
 	if (!child_ok(&ch)) {
@@ -252,11 +263,12 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	fill_result(res, &ch);
 	res->timed = true;
 	err = check_output(c, dst);
+	if (!err)
+		err = inspect_output(c, dst, res);
 	cs.verified = runner_now_ns();
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
-	inspect_output(c, dst, res);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:
@@ -311,14 +323,16 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
 #define SLOW_RUN_NS 2000000000ull
 #define RUNS_BUDGET_NS 10000000000ull
 #define CI_TARGET 0.02
-/* A disturbed measured run is run again at most this often. */
-#define RETRIES_MAX 2u
+/* A case's disturbed runs are run again at most this many times per
+ * measured run it may get (then a disturbed run counts, as recorded). */
+#define RETRIES_PER_RUN 1u
 
 /* Per case, the state of its rounds. */
 struct case_plan {
 	unsigned min, max;	/* measured runs: at least, at most */
 	bool decided;		/* min judged from an uncounted run */
 	uint64_t spent_ns;	/* measured time so far */
+	unsigned retries;	/* disturbed runs left out so far */
 	bool done;		/* wants no more runs */
 };
 
@@ -351,32 +365,24 @@ static size_t counted_runs(const struct bench_case *c, double *walls)
 	return n;
 }
 
-/* Is the median of c known well enough (its 95 % interval within
- * +-CI_TARGET of it)? */
-static bool median_settled(const struct bench_case *c)
+/* Is the median of c known well enough for plan p (stats_enough_runs)? */
+static bool enough_runs(const struct bench_case *c, const struct case_plan *p)
 {
 	double *w = calloc(c->nruns + 1, sizeof(*w));
 	size_t n = counted_runs(c, w);
-	struct stats st;
+	bool enough = !w || stats_enough_runs(w, n, p->min, p->max, CI_TARGET);
 
-	if (!w)
-		return true;
-	stats_compute(w, n, &st);
 	free(w);
-	return stats_median_halfwidth(&st) <= CI_TARGET;
+	return enough;
 }
 
 static bool wants_more(const struct bench_case *c, const struct case_plan *p)
 {
-	size_t n = counted_runs(c, NULL);
-
 	if (c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
 		return false;
-	if (n < p->min)
-		return true;
-	if (n >= p->max || p->spent_ns >= RUNS_BUDGET_NS)
+	if (counted_runs(c, NULL) >= p->min && p->spent_ns >= RUNS_BUDGET_NS)
 		return false;
-	return !median_settled(c);
+	return !enough_runs(c, p);
 }
 
 static int record(struct bench_case *c, const struct run_result *res)
@@ -408,11 +414,6 @@ static void case_failed(struct bench_case *c, int err)
 	}
 }
 
-/*
- * One measured run of c, run again (at most RETRIES_MAX times) while an
- * outside cause disturbed it. Every attempt is recorded; a disturbed one
- * that was run again is marked retried and left out of the statistics.
- */
 /* After c's first uncounted run: a slow case gets the smaller minimum. */
 static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall_ns)
 {
@@ -423,25 +424,28 @@ static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall
 		p->min = RUNS_MIN_SLOW;
 }
 
+/*
+ * One measured run of c. A disturbed one is recorded, marked retried and
+ * left out of the statistics while the case's retry budget lasts: the case
+ * then wants one more run, which it gets in a later round, in that round's
+ * shuffled place like any other run (never right after the disturbed one).
+ */
 static int measure(struct runner *r, struct bench_case *c, struct case_plan *p)
 {
-	for (unsigned attempt = 0;; attempt++) {
-		struct run_result res;
-		int err = runner_run_once(r, c, false, &res);
-		bool again = !err && res.disturbed && attempt < RETRIES_MAX;
+	struct run_result res;
+	int err = runner_run_once(r, c, false, &res);
 
-		if (err == -EINTR && interrupt_signal)
-			return err;
-		res.retried = again;
-		if (res.timed && record(c, &res))
-			return -ENOMEM;
-		if (err)
-			return err;
-		p->spent_ns += res.wall_ns;
-		judge_min(r, p, res.wall_ns);
-		if (!again)
-			return 0;
-	}
+	if (err == -EINTR && interrupt_signal)
+		return err;
+	res.retried = !err && res.disturbed && p->retries < RETRIES_PER_RUN * p->max;
+	p->retries += res.retried;
+	if (res.timed && record(c, &res))
+		return -ENOMEM;
+	if (err)
+		return err;
+	p->spent_ns += res.wall_ns;
+	judge_min(r, p, res.wall_ns);
+	return 0;
 }
 
 /* One run of one case in a round: counting, warm-up or measured. */
@@ -528,15 +532,16 @@ static bool any_wants_more(const struct runner *r, const struct case_plan *plans
 
 /*
  * The rounds: the counting round (when counting), the counters removed, the
- * warm-up rounds, then measured rounds until no case wants more runs. A
- * case whose first measured run was the first uncounted one (no separate
- * warm-up) judges its minimum from that run.
+ * warm-up rounds, then measured rounds until no case wants more runs (at
+ * most the largest run count plus the retries it may need). A case whose
+ * first measured run was the first uncounted one (no separate warm-up)
+ * judges its minimum from that run.
  */
 int runner_run_all(struct runner *r)
 {
 	unsigned counted = r->sc ? 1 : 0, max = r->o->repeat ? r->o->repeat : r->o->max_runs;
 	unsigned warm = r->o->warmup > counted ? r->o->warmup - counted : 0;
-	unsigned rounds = counted + warm + max;
+	unsigned rounds = counted + warm + max * (1 + RETRIES_PER_RUN);
 	struct case_plan *plans = NULL;
 	size_t *order = NULL;
 	int err;

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# summary_recomputed.sh - every figure of summary.csv and of the JSON export
+# recomputed from runs.csv of a real run by a reader of its own (awk, not
+# the harness's statistics): runs, retried_runs, counted_runs, median_ns,
+# min_ns, max_ns, mean_ns, stddev_ns, cv, mb_per_s, ratio_to_fastest; then
+# the invariants every row must keep: min <= median <= max, a ranked row's
+# ratio >= 1 with exactly one 1.000 per group, and no run using more CPU
+# time than its wall time on all the machine's CPUs.
+#
+# A few runs are marked disturbed by the test hook (COPYBENCH_TEST_DISTURB)
+# so that retried rows are there to be left out on every machine.
+. "$(dirname "$0")/../cli/lib.sh"
+command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
+D=$T/d
+R=$T/r
+NCPU=$(getconf _NPROCESSORS_ONLN)
+
+COPYBENCH_TEST_DISTURB=25 run "$BENCH" --workload copy --strategy readwrite,mmap,sendfile,stdio \
+	--size 1M --repeat 5 --syscalls off --dir "$D" --out "$R" --quiet --export-json "$T/e.json"
+expect_eq run_rc "$RC" 0
+
+# csv.awk: split(line) into F[1..NF] honouring RFC 4180 quotes (mawk has no FPAT).
+cat >"$T/csv.awk" <<'EOF'
+function csvsplit(line, F,    n, i, c, q, cur) {
+	n = 0; cur = ""; q = 0
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (q) {
+			if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+			else if (c == "\"") q = 0
+			else cur = cur c
+		} else if (c == "\"") q = 1
+		else if (c == ",") { F[++n] = cur; cur = "" }
+		else cur = cur c
+	}
+	F[++n] = cur
+	return n
+}
+function sortn(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+}
+EOF
+
+# The recomputed figures, one line per case: key, then name=value pairs.
+cat >"$T/recompute.awk" <<'EOF'
+FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
+{
+	csvsplit($0, F)
+	key = F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
+	      F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
+	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
+	if (!(key in runs)) { keys[++nkeys] = key; size[key] = F[col["size_bytes"]] }
+	runs[key]++
+	retried[key] += F[col["retried"]]
+	if (F[col["verified"]] == 1 && F[col["retried"]] == 0)
+		wall[key, ++counted[key]] = F[col["wall_ns"]] + 0
+}
+END {
+	for (k = 1; k <= nkeys; k++) {
+		key = keys[k]; n = counted[key]
+		for (i = 1; i <= n; i++) a[i] = wall[key, i]
+		sortn(a, n)
+		med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		sum = 0; for (i = 1; i <= n; i++) sum += a[i]
+		mean = sum / n
+		sq = 0; for (i = 1; i <= n; i++) sq += (a[i] - mean) ^ 2
+		sd = n > 1 ? sqrt(sq / (n - 1)) : 0
+		printf "%s runs=%d retried_runs=%d counted_runs=%d median_ns=%.1f min_ns=%.0f max_ns=%.0f mean_ns=%.3f stddev_ns=%.3f cv=%.6f mb_per_s=%.4f\n", \
+		       key, runs[key], retried[key], n, med, a[1], a[n], mean, sd, sd / mean, \
+		       size[key] / 1048576 / (med / 1e9)
+	}
+}
+EOF
+awk -f "$T/csv.awk" -f "$T/recompute.awk" "$R/runs.csv" >"$T/mine"
+
+# The same figures as summary.csv publishes them, with class and ratio.
+cat >"$T/published.awk" <<'EOF'
+FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
+{
+	csvsplit($0, F)
+	key = F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
+	      F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
+	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
+	printf "%s", key
+	for (i = 1; i <= n; i++)
+		if (H[i] ~ /^(runs|retried_runs|counted_runs|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status)$/)
+			printf " %s=%s", H[i], F[i]
+	printf "\n"
+}
+EOF
+awk -f "$T/csv.awk" -f "$T/published.awk" "$R/summary.csv" >"$T/published"
+expect_eq cases_alike "$(cut -d' ' -f1 "$T/mine" | sort)" "$(cut -d' ' -f1 "$T/published" | sort)"
+expect_eq retried_rows_present "$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^retried_runs=/) s += substr($i, 14) } END { print (s > 0) }' "$T/mine")" 1
+
+# compare.awk: mine (file 1) against published (file 2), with each figure's
+# printed precision as the tolerance; ratio_to_fastest recomputed from my
+# medians over the rows of the same class in the same group.
+cat >"$T/compare.awk" <<'EOF'
+function val(line, name,    i, m, p) {
+	m = split(line, p, " ")
+	for (i = 2; i <= m; i++)
+		if (index(p[i], name "=") == 1) return substr(p[i], length(name) + 2)
+	return "MISSING"
+}
+function group(key,    p) {	# all but strategy and buffer: workload dataset size cache batch part fsync fs
+	split(key, p, "/")
+	return p[1] "/" p[3] "/" p[4] "/" p[6] "/" p[7] "/" p[8] "/" p[9] "/" p[10]
+}
+function off(name, got, want, tol) {
+	if (got == "MISSING" || got == "" || (got - want > tol || want - got > tol))
+		printf "%s %s: published %s, recomputed %s\n", key, name, got, want
+}
+FNR == NR { mine[$1] = $0; next }
+{ pub[$1] = $0; order[++n] = $1 }
+END {
+	for (k = 1; k <= n; k++) {
+		key = order[k]; line = pub[key]
+		if (val(line, "status") != "ok") continue
+		g = group(key) "/" val(line, "class"); med = val(mine[key], "median_ns") + 0
+		if (!(g in pace) || med < pace[g]) pace[g] = med
+	}
+	for (k = 1; k <= n; k++) {
+		key = order[k]; line = pub[key]; m = mine[key]
+		if (!(key in mine)) { print key ": no runs"; continue }
+		off("runs", val(line, "runs"), val(m, "runs"), 0)
+		off("retried_runs", val(line, "retried_runs"), val(m, "retried_runs"), 0)
+		off("counted_runs", val(line, "counted_runs"), val(m, "counted_runs"), 0)
+		off("median_ns", val(line, "median_ns"), val(m, "median_ns"), 0.5)
+		off("min_ns", val(line, "min_ns"), val(m, "min_ns"), 0)
+		off("max_ns", val(line, "max_ns"), val(m, "max_ns"), 0)
+		off("mean_ns", val(line, "mean_ns"), val(m, "mean_ns"), 0.5)
+		off("stddev_ns", val(line, "stddev_ns"), val(m, "stddev_ns"), 0.5)
+		off("cv", val(line, "cv"), val(m, "cv"), 0.00005)
+		off("mb_per_s", val(line, "mb_per_s"), val(m, "mb_per_s"), 0.05)
+		cls = val(line, "class")
+		if (cls == "page-cache" || cls == "limit")
+			off("ratio_to_fastest", val(line, "ratio_to_fastest"),
+			    val(m, "median_ns") / pace[group(key) "/" cls], 0.0005)
+		else if (val(line, "ratio_to_fastest") != "")
+			printf "%s: class %s is not ranked but has a ratio\n", key, cls
+	}
+}
+EOF
+expect_eq summary_csv_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/published")" ""
+
+# The JSON export's cases, as the same lines (jq reads it; the figures are
+# the summary's, checked against my recomputation the same way).
+jq -r '.fs_type as $fs | .cases[] |
+	"\(.workload)/\(.strategy)/\(.dataset)/\(.size_bytes)/\(.buffer_bytes)/\(.cache)/\(.batch_lines)/\(.part_size)/\(.fsync)/\($fs)" +
+	" runs=\(.runs | length) retried_runs=\(.retried_runs) counted_runs=\(.counted_runs)" +
+	" median_ns=\(.median_ns) min_ns=\(.min_ns) max_ns=\(.max_ns) mean_ns=\(.mean_ns)" +
+	" stddev_ns=\(.stddev_ns) cv=\(.cv) mb_per_s=\(.mb_per_s)" +
+	" ratio_to_fastest=\(.ratio_to_fastest // "") class=\(.class) status=\(.status)"' \
+	"$T/e.json" >"$T/json"
+expect_eq json_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/json")" ""
+
+# Invariants of every row.
+cat >"$T/invariants.awk" <<'EOF'
+function val(line, name,    i, m, p) {
+	m = split(line, p, " ")
+	for (i = 2; i <= m; i++)
+		if (index(p[i], name "=") == 1) return substr(p[i], length(name) + 2)
+	return ""
+}
+{
+	lo = val($0, "min_ns"); md = val($0, "median_ns"); hi = val($0, "max_ns")
+	if (!(lo + 0 <= md + 0 && md + 0 <= hi + 0)) print $1 ": not min <= median <= max"
+	r = val($0, "ratio_to_fastest")
+	if (r != "") {
+		if (r + 0 < 1) print $1 ": ratio_to_fastest " r " < 1"
+		split($1, p, "/"); g = p[1] "/" p[3] "/" p[4] "/" p[6] "/" p[8] "/" val($0, "class")
+		ones[g] += (r == "1.000"); groups[g] = 1
+	}
+}
+END { for (g in groups) if (ones[g] != 1) print g ": " ones[g] " rows at 1.000" }
+EOF
+expect_eq row_invariants "$(awk -f "$T/invariants.awk" "$T/published")" ""
+
+# CPU inside the clock: user + sys <= wall on every CPU of the machine
+# (1 ms for the accounting's granularity).
+cat >"$T/cpu.awk" <<'EOF'
+FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
+{
+	csvsplit($0, F)
+	cpu = F[col["user_ns"]] + F[col["sys_ns"]]; wall = F[col["wall_ns"]]
+	if (cpu > wall * ncpu + 1000000)
+		printf "%s rep %s: cpu %.0f ns > wall %.0f ns x %d CPUs\n", F[col["strategy"]], F[col["rep"]], cpu, wall, ncpu
+}
+EOF
+expect_eq cpu_within_wall "$(awk -v ncpu="$NCPU" -f "$T/csv.awk" -f "$T/cpu.awk" "$R/runs.csv")" ""
+
+finish

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * history_check_window_known.c - `bench history check`'s window and
+ * baseline on a history whose every figure is known: twelve runs without
+ * noise, run i taking exactly (1 + i / 100) times the base time in every
+ * rep. --window N must compare with the newest N runs alone, so the
+ * baseline is the median of runs 13 - N .. 12, and their count is N: a
+ * window one run longer or shorter, or a baseline from another rep than the
+ * fastest, moves these exact figures. A case only the run just outside the
+ * window has is new to it.
+ */
+#include "history_synth.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NRUNS 12
+#define BASE_NS 1.0e6	/* readwrite's base time in history_synth.c */
+#define EXTRA "splice"	/* history_synth.c's case 4, written when with_extra */
+
+static char db[600];
+
+static struct hsynth exact(uint64_t seed, double factor)
+{
+	struct hsynth s = hsynth_default(seed);
+
+	s.run_noise = 0;
+	s.jitter = 0;
+	for (int c = 0; c < 3; c++)
+		s.factor[c] = factor;
+	return s;
+}
+
+static double cell(const char *col)
+{
+	char v[64];
+
+	test_csv_lookup(hout, "strategy", "readwrite", col, v, sizeof(v));
+	return v[0] ? strtod(v, NULL) : NAN;
+}
+
+/* The median of runs first..NRUNS's figures. */
+static double expected_median(int first)
+{
+	int n = NRUNS - first + 1;
+	double lo = 1 + (first + (n - 1) / 2) / 100.0, hi = 1 + (first + n / 2) / 100.0;
+
+	return BASE_NS * (lo + hi) / 2;
+}
+
+static void check_window(const char *dir, int window)
+{
+	char arg[32];
+	int rc;
+
+	snprintf(arg, sizeof(arg), "--window=%d", window);
+	rc = hrun("check", "--current", dir, "--db", db, "--format", "csv", arg, (char *)NULL);
+	CHECK(rc == 0 || rc == 1);
+	CHECK_EQ_U64((uint64_t)cell("baseline_runs"), (uint64_t)window);
+	CHECK(fabs(cell("baseline_median_ns") - expected_median(NRUNS - window + 1)) < 0.5);
+	CHECK(fabs(cell("current_median_ns") - BASE_NS) < 0.5);
+	if (fabs(cell("baseline_median_ns") - expected_median(NRUNS - window + 1)) >= 0.5)
+		fprintf(stderr, "window %d: baseline %.0f, expected %.0f\n%s", window,
+			cell("baseline_median_ns"), expected_median(NRUNS - window + 1), hout);
+}
+
+/* The case only run 7 has is outside a window of 5: new to it. */
+static void extra_outside(const char *dir)
+{
+	char v[64];
+
+	hrun("check", "--current", dir, "--db", db, "--format", "csv", "--window=5", (char *)NULL);
+	test_csv_lookup(hout, "strategy", EXTRA, "baseline_runs", v, sizeof(v));
+	CHECK(strcmp(v, "0") == 0);
+	if (strcmp(v, "0"))
+		fprintf(stderr, "window 5, %s: baseline_runs '%s'\n%s", EXTRA, v, hout);
+	hrun("check", "--current", dir, "--db", db, "--format", "csv", "--window=6", (char *)NULL);
+	test_csv_lookup(hout, "strategy", EXTRA, "baseline_runs", v, sizeof(v));
+	CHECK(strcmp(v, "1") == 0);
+}
+
+int main(void)
+{
+	char name[32];
+	const char *cur;
+
+	snprintf(db, sizeof(db), "%s", hsynth_path("known.sqlite"));
+	for (int i = 1; i <= NRUNS; i++) {
+		struct hsynth s = exact((uint64_t)(700 + i), 1 + i / 100.0);
+		int rc;
+
+		s.with_extra = i == NRUNS - 5;	/* just outside a window of 5 */
+
+		snprintf(name, sizeof(name), "k%d", i);
+		rc = hrun("add", hsynth_write(name, &s), "--commit", name, "--branch", "main",
+			  "--db", db, (char *)NULL);
+		CHECK_EQ_U64(rc, 0);
+	}
+	{
+		struct hsynth s = exact(799, 1.0);
+
+		s.with_extra = 1;
+		cur = hsynth_write("current", &s);
+	}
+	check_window(cur, 3);
+	check_window(cur, 5);
+	extra_outside(cur);
+	check_window(cur, 10);
+	check_window(cur, 12);
+	test_cleanup_dir();
+	return test_report("history_check_window_known");
+}
