@@ -85,7 +85,6 @@ struct ab_run {
 	char workdir[PATH_MAX], dst[PATH_MAX + 16];
 	FILE *csv;
 	double case_alpha;	/* alpha over the cases */
-	struct disturb_probe last;	/* the machine when the last run ended */
 	size_t retried;		/* pairs made again */
 };
 
@@ -401,21 +400,15 @@ static const char *last_line(char *out)
 	return nl ? nl + 1 : out;
 }
 
-/* Did something outside disturb the run (disturb.h)? */
-static bool ab_disturbed(struct ab_run *r, const char *strategy, const struct disturb_probe *start,
-			 double ns, const char *out)
+/* Did something outside disturb the run (disturb.h)? Judged between the
+ * snapshots around the other build's process, the same causes for every
+ * case (its waits for a CPU are left out of the time compared instead). */
+static bool ab_disturbed(const struct disturb_probe *start)
 {
-	const struct copy_strategy *s = strategy_find(strategy);
-	const char *w = strstr(out, "cpu_wait_ns ");
-	double wait = w ? strtod(w + 12, NULL) : 0;
 	struct disturb_probe end;
-	unsigned causes;
 
 	disturb_snapshot(&end);
-	causes = disturb_judge(&r->last, start, &end, (uint64_t)ns, (uint64_t)wait,
-			       s && (s->flags & STRATEGY_MULTI_CPU));
-	r->last = end;
-	return causes != 0;
+	return disturb_judge(start, &end) != 0;
 }
 
 /*
@@ -468,7 +461,7 @@ static int ab_run_one(struct ab_run *r, int side, const char *strategy, double *
 	unlink(r->dst);
 	if (status)
 		return -1;
-	status = ab_disturbed(r, strategy, &start, *ns, out);
+	status = ab_disturbed(&start);
 	*ns = ab_clock(r, strategy, *ns, out);
 	return status;
 }
@@ -714,7 +707,6 @@ int cmd_ab(int argc, char **argv)
 	r.case_alpha = o.alpha / (double)r.ncases;
 	if (ab_enough_rounds(&r) || ab_open_csv(&r))
 		goto out_free;
-	disturb_snapshot(&r.last);
 	ab_rounds(&r);
 	if (interrupt_signal) {
 		fprintf(stderr, "bench ab: interrupted; nothing judged\n");
