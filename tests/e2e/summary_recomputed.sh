@@ -178,13 +178,20 @@ EOF
 expect_eq row_invariants "$(awk -f "$T/invariants.awk" "$T/published")" ""
 
 # CPU inside the clock: user + sys <= wall on every CPU of the machine
-# (1 ms for the accounting's granularity).
+# (1 ms for the accounting's granularity). Rows with threads of their own
+# (memcpy-mt, parallel, io_uring's workers, the transform's two processes)
+# get a scheduler tick per CPU more: another running thread's time reaches
+# the process's total only at a tick (seen: memcpy-mt 1.4 ms in a 44 us clock).
 cat >"$T/cpu.awk" <<'EOF'
 FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 {
 	csvsplit($0, F)
 	cpu = F[col["user_ns"]] + F[col["sys_ns"]]; wall = F[col["wall_ns"]]
-	if (cpu > wall * ncpu + 1000000)
+	s = F[col["strategy"]]
+	slack = 1000000
+	if (s == "memcpy-mt" || s == "parallel" || s == "io_uring" || F[col["workload"]] == "transform")
+		slack += 10000000 * ncpu
+	if (cpu > wall * ncpu + slack)
 		printf "%s rep %s: cpu %.0f ns > wall %.0f ns x %d CPUs\n", F[col["strategy"]], F[col["rep"]], cpu, wall, ncpu
 }
 EOF
