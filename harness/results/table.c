@@ -227,7 +227,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 			    case_same_cell(&r->cases[i], &r->cases[g]))
 				print_group(f, r, sums, g, rows, done);
 	}
-	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside and run again (r: free-page reporting, steal, waiting for a CPU), and outliers (o) kept in the median.\n");
+	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
 	print_unavailable(f, r);
 out_free:
 	free(rows);
