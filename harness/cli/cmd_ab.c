@@ -17,10 +17,12 @@
  * (abstat.h), at alpha over all cases (Bonferroni).
  *
  * Exit codes, as bench check's: 0 no regression, 1 a regression or a case
- * B failed, 2 bad usage or a case that cannot be judged.
+ * B failed, 2 bad usage or a case that cannot be judged. The options and
+ * --help are the option table's (cli_table.c).
  */
 #include "abstat.h"
 #include "cache.h"
+#include "cli.h"
 #include "commands.h"
 #include "dataset.h"
 #include "disturb.h"
@@ -33,7 +35,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -54,7 +55,7 @@
 
 struct ab_opts {
 	const char *exe[2];	/* A (the baseline), B (the candidate) */
-	const char *strategies;	/* comma list; NULL: every one available here */
+	struct str_list strategies;	/* empty: every one available here */
 	uint64_t size;
 	enum dataset_kind kind;
 	enum cache_mode cache;
@@ -92,158 +93,48 @@ static const char side_name[2] = { 'A', 'B' };
 
 /* -------------------------------------------------------- options -- */
 
-static const char ab_help[] =
-"usage: bench ab [options] A B\n"
-"\n"
-"Compares two bench executables in one invocation, pair by pair: A (the\n"
-"baseline, e.g. the main branch's build) and B (the candidate). Every round\n"
-"runs each case with A and with B back to back (ABBA order), on the same\n"
-"dataset in the same cache state; each copy is made by that build's own\n"
-"strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
-"be a script that sets an environment and runs a bench.\n"
-"\n"
-"  --strategy LIST   strategies to compare (default: every one available here)\n"
-"  --size SIZE       source size (default 64M)\n"
-"  --dataset KIND    random, text, zero or sparse (default random)\n"
-"  --cache MODE      warm or cold (default warm)\n"
-"  --rounds N        measured rounds (default 30); --warmup N unmeasured first (1)\n"
-"  --threshold P     a regression is slower than this (default 1%)\n"
-"  --alpha A         error of all the intervals together (default 0.01)\n"
-"  --dir DIR         where the dataset and the copies live (default: bench's)\n"
-"  --csv FILE        every pair: case, round, order, A's and B's ns, ln(B/A)\n"
-"  --format F        table or markdown (for a CI job summary)\n"
-"  --seed N          the order of the cases in each round\n"
-"  --wall            compare wall times; by default a strategy on one CPU is timed\n"
-"                    without its thread's waits for a CPU (wall - run-queue wait)\n"
-"\n"
-"Per case: the median of B/A over the rounds and its sign-test interval at\n"
-"alpha over all cases. regression: the interval above 1 and the median above\n"
-"1 + threshold; slower/faster: the interval above/below 1; ok: it holds 1.\n"
-"Exit: 0 no regression, 1 a regression or a case B failed, 2 bad usage or a\n"
-"case that cannot be judged (A failed, or too few rounds).\n";
-
-enum {
-	AB_STRATEGY = 256, AB_SIZE, AB_DATASET, AB_CACHE, AB_ROUNDS, AB_WARMUP,
-	AB_THRESHOLD, AB_ALPHA, AB_DIR, AB_CSV, AB_FORMAT, AB_SEED, AB_WALL,
-};
-
-static const struct option ab_long_opts[] = {
-	{ "strategy", required_argument, NULL, AB_STRATEGY },
-	{ "size", required_argument, NULL, AB_SIZE },
-	{ "dataset", required_argument, NULL, AB_DATASET },
-	{ "cache", required_argument, NULL, AB_CACHE },
-	{ "rounds", required_argument, NULL, AB_ROUNDS },
-	{ "warmup", required_argument, NULL, AB_WARMUP },
-	{ "threshold", required_argument, NULL, AB_THRESHOLD },
-	{ "alpha", required_argument, NULL, AB_ALPHA },
-	{ "dir", required_argument, NULL, AB_DIR },
-	{ "csv", required_argument, NULL, AB_CSV },
-	{ "format", required_argument, NULL, AB_FORMAT },
-	{ "seed", required_argument, NULL, AB_SEED },
-	{ "wall", no_argument, NULL, AB_WALL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char *ab_opt_name(int opt)
+/* One option of the table (cli_table.c, the bench ab block) into o. 0 or 2. */
+static int ab_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
 {
-	for (const struct option *l = ab_long_opts; l->name; l++)
-		if (l->val == opt)
-			return l->name;
-	return "?";
-}
+	struct ab_opts *o = p->ctx;
 
-static int parse_count(const char *s, unsigned max, unsigned *out)
-{
-	uint64_t v;
-
-	if (parse_size(s, &v) || v > max)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int parse_fraction(const char *s, bool pct, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && !(pct && strcmp(end, "%") == 0)) || !isfinite(v))
-		return -EINVAL;
-	if (pct ? v < 0 || v > 1000 : !(v > 0 && v < 1))
-		return -EINVAL;
-	*out = pct ? v / 100 : v;
-	return 0;
-}
-
-static int parse_cache(const char *s, enum cache_mode *m)
-{
-	if (strcmp(s, "warm") && strcmp(s, "cold"))
-		return -EINVAL;
-	*m = strcmp(s, "warm") ? CACHE_COLD : CACHE_WARM;
-	return 0;
-}
-
-/* One option; -EINVAL after saying why on stderr. */
-static int ab_opt(struct ab_opts *o, int opt, const char *val)
-{
-	int bad = 0;
-
-	switch (opt) {
-	case AB_STRATEGY: o->strategies = val; break;
-	case AB_SIZE: bad = parse_size(val, &o->size) || !o->size; break;
-	case AB_DATASET: bad = dataset_kind_parse(val, &o->kind); break;
-	case AB_CACHE: bad = parse_cache(val, &o->cache); break;
-	case AB_ROUNDS: bad = parse_count(val, 100000, &o->rounds) || !o->rounds; break;
-	case AB_WARMUP: bad = parse_count(val, 1000, &o->warmup); break;
-	case AB_THRESHOLD: bad = parse_fraction(val, true, &o->threshold); break;
-	case AB_ALPHA: bad = parse_fraction(val, false, &o->alpha); break;
-	case AB_DIR: o->dir = val; break;
-	case AB_CSV: o->csv = val; break;
-	case AB_FORMAT:
-		bad = strcmp(val, "table") && strcmp(val, "markdown");
-		o->markdown = strcmp(val, "markdown") == 0;
-		break;
-	case AB_SEED: bad = parse_size(val, &o->seed); break;
-	case AB_WALL: o->wall = true; break;
+	switch (opt->id) {
+	case OPT_AB_STRATEGY: o->strategies = v->names; break;
+	case OPT_AB_SIZE: o->size = v->u; break;
+	case OPT_AB_DATASET: dataset_kind_parse(opt->choices[v->choice], &o->kind); break;
+	case OPT_AB_CACHE: o->cache = v->choice ? CACHE_COLD : CACHE_WARM; break;
+	case OPT_ROUNDS: o->rounds = (unsigned)v->u; break;
+	case OPT_AB_WARMUP: o->warmup = (unsigned)v->u; break;
+	case OPT_AB_THRESHOLD: o->threshold = v->d; break;
+	case OPT_AB_ALPHA: o->alpha = v->d; break;
+	case OPT_AB_DIR: o->dir = v->str; break;
+	case OPT_CSV: o->csv = v->str; break;
+	case OPT_AB_FORMAT: o->markdown = v->choice == 1; break;
+	case OPT_AB_SEED: o->seed = v->u; break;
+	case OPT_WALL: o->wall = true; break;
+	default: break;
 	}
-	if (bad)
-		fprintf(stderr, "bench ab: bad value '%s' for --%s (see bench ab --help)\n", val, ab_opt_name(opt));
-	return bad ? -EINVAL : 0;
+	return 0;
 }
 
-/* Fills o from argv. 0, 1 after --help, or -EINVAL after one line. */
+/* Fills o from argv. 0, -1 after --help or --version, or 2 after one line. */
 static int ab_parse(struct ab_opts *o, int argc, char **argv)
 {
 	static char default_dir[PATH_MAX];
-	int opt;
+	struct cli_parser p = { .cmd = CMD_AB, .apply = ab_apply, .ctx = o, .max_operands = 2 };
+	int ret;
 
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	*o = (struct ab_opts){ .size = 64ull << 20, .kind = DATASET_RANDOM, .cache = CACHE_WARM,
 			       .rounds = 30, .warmup = 1, .threshold = 0.01, .alpha = 0.01,
 			       .dir = default_dir, .seed = 1 };
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":h", ab_long_opts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(ab_help, stdout);
-			return 1;
-		}
-		if (opt == '?' || opt == ':') {
-			fprintf(stderr, opt == ':' ? "bench ab: --%s needs a value\n"
-				: "bench ab: unknown option '%s' (see bench ab --help)\n",
-				opt == ':' ? ab_opt_name(optopt) : argv[optind - 1]);
-			return -EINVAL;
-		}
-		if (ab_opt(o, opt, optarg))
-			return -EINVAL;
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "bench ab: expected two bench executables, A and B (see bench ab --help)\n");
-		return -EINVAL;
-	}
-	o->exe[0] = argv[optind];
-	o->exe[1] = argv[optind + 1];
+	ret = cli_parse(&p, argc, argv);
+	if (ret)
+		return ret;
+	if (p.noperands != 2)
+		return cli_usage_error(&p, "expected two bench executables, A and B");
+	o->exe[0] = p.operands[0];
+	o->exe[1] = p.operands[1];
 	return 0;
 }
 
@@ -269,17 +160,13 @@ static int ab_add_case(struct ab_run *r, const char *name, size_t len)
 /* The cases: the strategies named, or every one available here. */
 static int ab_plan(struct ab_run *r)
 {
-	const char *s = r->o->strategies;
+	const struct str_list *l = &r->o->strategies;
 	char why[200];
 
-	while (s && *s) {
-		size_t len = strcspn(s, ",");
-
-		if (len && ab_add_case(r, s, len))
+	for (size_t i = 0; i < l->n; i++)
+		if (ab_add_case(r, l->v[i], strlen(l->v[i])))
 			return -EINVAL;
-		s += len + (s[len] == ',');
-	}
-	for (size_t i = 0; !r->o->strategies && i < strategy_count; i++) {
+	for (size_t i = 0; !l->n && i < strategy_count; i++) {
 		const struct copy_strategy *st = strategy_table[i];
 
 		if (!(st->flags & STRATEGY_TEST_ONLY) && !strategy_probe(st, r->workdir, why, sizeof(why)) &&
@@ -698,7 +585,7 @@ int cmd_ab(int argc, char **argv)
 	int ret = ab_parse(&o, argc, argv);
 
 	if (ret)
-		return ret > 0 ? 0 : 2;
+		return ret < 0 ? 0 : 2;
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	ret = 2;

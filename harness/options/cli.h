@@ -24,7 +24,9 @@
 enum cli_cmd {
 	CMD_RUN, CMD_LIST, CMD_COPY, CMD_GEN, CMD_EVICT, CMD_CHECK, CMD_BASELINE,
 	CMD_PLOT, CMD_CLEAN, CMD_COLUMNS, CMD_HISTORY, CMD_HADD, CMD_HCHECK,
-	CMD_HCHANGES, CMD_HPLOT, CMD_HEXPORT, CMD_COUNT
+	CMD_HCHANGES, CMD_HPLOT, CMD_HEXPORT,
+	CMD_AB,
+	CMD_COUNT
 };
 #define CLI_ON(c) (1u << (c))
 #define CLI_ALL ((1u << CMD_COUNT) - 1)
@@ -69,6 +71,9 @@ enum cli_id {
 	OPT_UNCORRECTED, OPT_CHECK_FORMAT, OPT_PLOT_OUT, OPT_MARKDOWN,
 	OPT_DB, OPT_COMMIT, OPT_BRANCH, OPT_LABEL, OPT_HCURRENT, OPT_WINDOW,
 	OPT_SPREAD, OPT_CASE, OPT_EXPORT_FORMAT, OPT_TABLE, OPT_EXPORT_OUT,
+	/* bench ab */
+	OPT_AB_STRATEGY, OPT_AB_SIZE, OPT_AB_DATASET, OPT_AB_CACHE, OPT_ROUNDS, OPT_AB_WARMUP,
+	OPT_AB_THRESHOLD, OPT_AB_ALPHA, OPT_AB_DIR, OPT_CSV, OPT_AB_FORMAT, OPT_AB_SEED, OPT_WALL,
 	OPT_ID_COUNT
 };
 
@@ -147,9 +152,12 @@ const struct cli_option *cli_option_of(enum cli_cmd cmd, enum cli_id id);
 
 /*
  * Parses argv[1..] for p->cmd. 0; -1 after --help or --version (exit 0);
- * 2 after one line naming the mistake.
+ * 2 after one line naming the mistake. argv is left as given: list items
+ * and p->operands point into copies kept until cli_release().
  */
 int cli_parse(struct cli_parser *p, int argc, char **argv);
+/* Frees what every cli_parse() so far handed out beyond argv. */
+void cli_release(void);
 
 /* The one line for a value that cannot be used. 2. */
 int cli_bad_value(const struct cli_parser *p, const struct cli_option *opt,

@@ -9,8 +9,43 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------ kept copies -- */
+
+/*
+ * What the parser hands out beyond argv's own strings (the items of a
+ * comma list, the operands) lives in copies it keeps until cli_release():
+ * argv stays as it was given, since a run records it in meta.json.
+ */
+struct kept {
+	struct kept *next;
+	alignas(max_align_t) char data[];
+};
+static struct kept *kept_list;
+
+static void *keep(size_t n)
+{
+	struct kept *k = malloc(sizeof(*k) + n);
+
+	if (!k)
+		return NULL;
+	k->next = kept_list;
+	kept_list = k;
+	return k->data;
+}
+
+void cli_release(void)
+{
+	while (kept_list) {
+		struct kept *k = kept_list;
+
+		kept_list = k->next;
+		free(k);
+	}
+}
 
 /* ----------------------------------------------------------- lookup -- */
 
@@ -121,10 +156,18 @@ static int parse_whole(const char *s, uint64_t *out)
 	return errno || *end ? -EINVAL : 0;
 }
 
-static int value_names(const struct cli_parser *p, const struct cli_option *o, char *s,
+/* The items of v->str, split in a copy the parser keeps (argv untouched). */
+static int value_names(const struct cli_parser *p, const struct cli_option *o,
 		       struct cli_value *v)
 {
-	int err = split_list(s, &v->names);
+	size_t len = strlen(v->str) + 1;
+	char *s = keep(len);
+	int err;
+
+	if (!s)
+		return cli_bad_value(p, o, v->str, strerror(ENOMEM));
+	memcpy(s, v->str, len);
+	err = split_list(s, &v->names);
 
 	if (err == -E2BIG)
 		return cli_bad_value(p, o, v->str, "more than 32 items");
@@ -133,10 +176,10 @@ static int value_names(const struct cli_parser *p, const struct cli_option *o, c
 	return 0;
 }
 
-static int value_list(const struct cli_parser *p, const struct cli_option *o, char *s,
+static int value_list(const struct cli_parser *p, const struct cli_option *o,
 		      struct cli_value *v)
 {
-	int ret = value_names(p, o, s, v);
+	int ret = value_names(p, o, v);
 
 	for (size_t i = 0; !ret && i < v->names.n; i++) {
 		const char *item = v->names.v[i];
@@ -224,11 +267,10 @@ static int value_choice(const struct cli_parser *p, const struct cli_option *o, 
 	return cli_bad_value(p, o, s, why);
 }
 
-/* Parses s (in argv: list kinds split it in place) by o's kind, then applies it. */
-static int take_value(struct cli_parser *p, const struct cli_option *o, char *s)
+/* Parses s (argv's, left as it is) by o's kind, then applies it. */
+static int take_value(struct cli_parser *p, const struct cli_option *o, const char *s)
 {
 	struct cli_value v = { .str = s };
-	char copy[512];
 	int ret = 0;
 
 	if (s && !*s)
@@ -240,9 +282,7 @@ static int take_value(struct cli_parser *p, const struct cli_option *o, char *s)
 	case ARG_NAMES:
 	case ARG_SIZES:
 	case ARG_COUNTS:
-		snprintf(copy, sizeof(copy), "%s", s);
-		v.str = copy;
-		ret = o->arg == ARG_NAMES ? value_names(p, o, s, &v) : value_list(p, o, s, &v);
+		ret = o->arg == ARG_NAMES ? value_names(p, o, &v) : value_list(p, o, &v);
 		break;
 	case ARG_CHOICE:
 		ret = value_choice(p, o, s, &v);
@@ -314,10 +354,14 @@ int cli_parse(struct cli_parser *p, int argc, char **argv)
 	int ret;
 
 	p->noperands = 0;
-	p->operands = argv + 1;	/* operands move there, over what was read */
 	if (wants_help(argc, argv)) {
 		cli_help(p->cmd, p->out ? p->out : stdout);
 		return -1;
+	}
+	p->operands = keep((size_t)(argc > 0 ? argc : 1) * sizeof(char *));
+	if (!p->operands) {
+		fprintf(err_of(p), "%s: %s\n", cli_prog(p->cmd), strerror(ENOMEM));
+		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
@@ -327,7 +371,7 @@ int cli_parse(struct cli_parser *p, int argc, char **argv)
 		} else if (operands_only || a[0] != '-' || !a[1]) {
 			if (p->max_operands >= 0 && p->noperands == p->max_operands)
 				return mistake(p, "unexpected argument", a);
-			argv[1 + p->noperands++] = a;
+			p->operands[p->noperands++] = a;
 		} else {
 			ret = take_option(p, argc, argv, &i);
 			if (ret)

@@ -13,6 +13,7 @@
 	.id = (id_), .name = (name_), .short_name = (short_), .arg = (arg_), \
 	.metavar = (metavar_), .def = (def_), .help = (help_), .cmds = (cmds_)
 #define HSUBS CLI_HISTORY_SUBS
+#define AB CLI_ON(CMD_AB)
 
 static const char *const cache_modes[] = { "warm", "cold", "both", NULL };
 static const char *const syscall_modes[] = { "auto", "perf", "ptrace", "off", NULL };
@@ -23,6 +24,9 @@ static const char *const check_refs[] = { "cases", "memcpy", "absolute", NULL };
 static const char *const export_formats[] = { "csv", NULL };
 static const char *const export_tables[] = { "samples", "syscalls", "runs", NULL };
 static const char *const shells[] = { "bash", NULL };
+static const char *const dataset_kinds[] = { "random", "text", "zero", "sparse", NULL };
+static const char *const ab_caches[] = { "warm", "cold", NULL };
+static const char *const ab_formats[] = { "table", "markdown", NULL };
 
 const struct cli_option cli_options[] = {
 	/* ------------------------------------------- bench [options]: what -- */
@@ -201,6 +205,33 @@ const struct cli_option cli_options[] = {
 	  .choices = export_tables, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_EXPORT_OUT, "out", 0, ARG_STRING, "FILE", "stdout",
 	  "write to FILE (refused if it exists)", CLI_ON(CMD_HEXPORT)), .complete = COMPLETE_FILE },
+	/* ---------------------------------------------------------- bench ab -- */
+	{ OPTION(OPT_AB_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "every one available here",
+	  "strategies to compare", AB), .complete = COMPLETE_STRATEGY },
+	{ OPTION(OPT_AB_SIZE, "size", 0, ARG_SIZE, "SIZE", "64M", "source size", AB), .min = 1 },
+	{ OPTION(OPT_AB_DATASET, "dataset", 0, ARG_CHOICE, "KIND", "random",
+	  "random, text, zero or sparse", AB), .choices = dataset_kinds, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_AB_CACHE, "cache", 0, ARG_CHOICE, "MODE", "warm", "warm or cold", AB),
+	  .choices = ab_caches, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30", "measured rounds", AB),
+	  .min = 1, .max = 100000 },
+	{ OPTION(OPT_AB_WARMUP, "warmup", 0, ARG_COUNT, "N", "1", "unmeasured rounds first", AB),
+	  .min = 0, .max = 1000 },
+	{ OPTION(OPT_AB_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "1%",
+	  "a regression is slower than this", AB), .min = 0, .max = 1000 },
+	{ OPTION(OPT_AB_ALPHA, "alpha", 0, ARG_FRACTION, "P", "0.01",
+	  "error of all the intervals together (Bonferroni over the cases)", AB) },
+	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
+	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },
+	{ OPTION(OPT_CSV, "csv", 0, ARG_STRING, "FILE", NULL,
+	  "every pair: case, round, order, A's and B's ns, ln(B/A)", AB), .complete = COMPLETE_FILE },
+	{ OPTION(OPT_AB_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
+	  "table, or markdown (for a CI job summary)", AB),
+	  .choices = ab_formats, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_AB_SEED, "seed", 0, ARG_COUNT, "N", "1", "the order of the cases in each round", AB) },
+	{ OPTION(OPT_WALL, "wall", 0, ARG_NONE, NULL, NULL,
+	  "compare wall times; by default a strategy on one CPU is timed\n"
+	  "without its thread's waits for a CPU (wall - run-queue wait)", AB) },
 	/* ---------------------------------------------------------- general -- */
 	{ OPTION(OPT_COMPLETION, "completion", 0, ARG_CHOICE, "SHELL", NULL,
 	  "print the completion script for SHELL (bash)", RUN), .group = GROUP_GENERAL,
@@ -276,6 +307,21 @@ const struct cli_command cli_commands[] = {
 	  "slowdown memcpy did not show is a regression; one it showed, the machine changed.",
 	  NULL, "a regression (a shared slowdown too), a failed case, or changed or missing system calls",
 	  "In CI (--ci or CI set), a comparison that cannot reach significance exits 2.\n" },
+	{ CMD_AB, "ab", "usage: bench ab [options] A B",
+	  "Compares two bench executables in one invocation, pair by pair: A (the\n"
+	  "baseline, e.g. the main branch's build) and B (the candidate). Every round\n"
+	  "runs each case with A and with B back to back (ABBA order), on the same\n"
+	  "dataset in the same cache state; each copy is made by that build's own\n"
+	  "strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
+	  "be a script that sets an environment and runs a bench.\n"
+	  "\n"
+	  "Per case: the median of B/A over the rounds and its sign-test interval at\n"
+	  "alpha over all cases. regression: the interval above 1 and the median above\n"
+	  "1 + threshold; slower/faster: the interval above/below 1; ok: it holds 1.",
+	  "  A                       the baseline: a bench executable (or a script running one)\n"
+	  "  B                       the candidate, the same way",
+	  "a regression, or a case B failed",
+	  "Exit 2 is also a case that cannot be judged (A failed, or too few rounds).\n" },
 	{ CMD_BASELINE, "baseline", "usage: bench baseline save RESULTS FILE",
 	  "Stores a compact baseline of a results folder, to commit and to give\n"
 	  "bench check --baseline.",

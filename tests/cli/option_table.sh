@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 
-for c in "" list copy gen evict check baseline plot clean columns history \
+for c in "" list copy gen evict check ab baseline plot clean columns history \
 	"history add" "history check" "history changes" "history plot" "history export"; do
 	for h in -h --help; do
 		# shellcheck disable=SC2086
@@ -28,6 +28,11 @@ expect_fail missing_check 2 "bench check: missing value for '--current' (see ben
 	"$BENCH" check --baseline a --current
 expect_fail missing_history 2 "bench history plot: missing value for '--db' (see bench history plot --help)" \
 	"$BENCH" history plot --db
+expect_fail missing_ab 2 "bench ab: missing value for '--rounds' (see bench ab --help)" "$BENCH" ab --rounds
+expect_fail bad_ab 2 "bench ab: --cache 'both': expected warm or cold" "$BENCH" ab --cache both a b
+expect_fail empty_ab 2 "bench ab: --strategy 'readwrite,,splice': an empty item in the comma-separated list" \
+	"$BENCH" ab --strategy readwrite,,splice a b
+expect_fail operands_ab 2 "bench ab: expected two bench executables, A and B (see bench ab --help)" "$BENCH" ab a
 expect_fail unknown_list 2 "bench list: unknown option '--format2' (see bench list --help)" "$BENCH" list --format2
 expect_fail unknown_clean 2 "bench clean: unknown option '-x' (see bench clean --help)" "$BENCH" clean -x
 expect_fail empty_item 2 "bench: --buffer '64K,,1M': an empty item in the comma-separated list" \
@@ -78,6 +83,18 @@ expect_eq complete_all_strategies "$(complete_words bench --strategy '' | grep -
 expect_eq complete_subcommand "$(complete_words bench hist)" "history"
 expect_eq complete_sub_option "$(complete_words bench history check --win)" "--window"
 expect_eq complete_choice "$(complete_words bench list --format j)" "json"
+expect_eq complete_ab "$(complete_words bench a)" "ab"
+expect_eq complete_ab_option "$(complete_words bench ab --rou)" "--rounds"
+expect_eq complete_ab_format "$(complete_words bench ab --format m)" "markdown"
+
+# Comma lists are split in the parser, not in argv: meta.json records the
+# command line as it was typed.
+run "$BENCH" --strategy readwrite,splice --size 4K,8K --repeat 1 --warmup 0 --syscalls off \
+	--no-limits --dir "$T/m" --out "$T/mr" -q
+expect_eq meta_rc "$RC" 0
+expect_eq meta_command_line "$(grep -o '"--strategy", "[^"]*", "--size", "[^"]*"' "$T/mr/meta.json")" \
+	'"--strategy", "readwrite,splice", "--size", "4K,8K"'
+rm -rf "$T/m" "$T/mr"
 
 # --dry-run: the plan on stdout, exit 0, no dataset, results or --dir left.
 before=$(snapshot "$T")

@@ -5,7 +5,7 @@
  *
  * The input is split at newlines into argv[1..]. The parser must return 0,
  * 2 (usage error) or -1 (help/version), and on 0 every list it filled must
- * be within its bounds. Run it with -close_fd_mask=3: the parser's own
+ * be within its bounds; argv is left as it was given. Run it with -close_fd_mask=3: the parser's own
  * messages are not the point.
  */
 #include "options.h"
@@ -18,12 +18,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf = malloc(size + 1), *argv[FUZZ_MAX_ARGS + 2], *save = NULL;
+	char *buf = malloc(size + 1), *given = malloc(size + 1), *argv[FUZZ_MAX_ARGS + 2], *save = NULL;
 	struct bench_opts o;
 	int argc = 1, ret;
 
-	if (!buf)
+	if (!buf || !given) {
+		free(buf);
+		free(given);
 		return 0;
+	}
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	argv[0] = "bench";
@@ -31,7 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     a = strtok_r(NULL, "\n", &save))
 		argv[argc++] = a;
 	argv[argc] = NULL;
+	memcpy(given, buf, size + 1);
 	ret = options_parse(argc, argv, &o);
+	if (memcmp(given, buf, size + 1))
+		abort();
 	if (ret != 0 && ret != 2 && ret != -1)
 		abort();
 	if (ret == 0 && (o.sizes.n > OPT_LIST_MAX || o.buffers.n > OPT_LIST_MAX ||
@@ -40,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; ret == 0 && i < o.sizes.n; i++)
 		if (o.sizes.v[i] == 0)
 			abort();
+	cli_release();
+	free(given);
 	free(buf);
 	return 0;
 }

@@ -11,7 +11,8 @@
  * that fails (a copy error, an output that differs from its source) is
  * stopped with SkipWithError and its message, and the process exits 1.
  *
- * All --benchmark_* flags work, and three of our own:
+ * All --benchmark_* flags work, and three of our own (--help shows them,
+ * what is measured, then Google Benchmark's flags):
  *   --dir=DIR            where the test files are written (default $TMPDIR,
  *                        else /var/tmp)
  *   --gbench_test_only   also register the test-only strategies (corrupt, ...)
@@ -95,6 +96,40 @@ void gbench_run_case(benchmark::State &state, struct gbench_case c)
 		state.counters["syscalls"] = benchmark::Counter((double)calls);
 }
 
+/* --help: what this runner measures and its own flags, then Google
+ * Benchmark's (benchmark::Initialize prints this and exits 0). */
+void gbench_help(void)
+{
+	fputs("usage: bench_gbench [--dir=DIR] [--gbench_test_only] [--gbench_describe]\n"
+	      "                    [--benchmark_...]\n"
+	      "\n"
+	      "copybench's copy strategies as Google Benchmark benchmarks: every strategy\n"
+	      "available here x 1M, 16M, 64M x warm and cold cache, with the knobs bench uses\n"
+	      "when given none (the strategy's default buffer, bench's queue depth and\n"
+	      "threads), named copy/<strategy>/size:<size>/<cache>; buffered strategies also\n"
+	      "sweep 8K, 64K and 4M buffers (copy/<strategy>/size:<size>/buffer:<b>/<cache>).\n"
+	      "Per iteration, outside the clock: the source brought into its cache state\n"
+	      "(one it cannot reach, e.g. cold on tmpfs, is skipped as \"unavailable\") and a\n"
+	      "fresh destination; timed: the strategy's copy alone; then the copy's XXH3 is\n"
+	      "checked against the source's, as bench verifies every run. The counter\n"
+	      "\"syscalls\" is the system calls one copy makes. bench itself (bench --help)\n"
+	      "adds what this runner has not: its stopping rule, limit rows, noise checks.\n"
+	      "\n"
+	      "Options of this runner:\n"
+	      "  --dir=DIR            where the test files are written\n"
+	      "                       (default: $TMPDIR, else /var/tmp)\n"
+	      "  --gbench_test_only   also register the test-only strategies (corrupt, ...)\n"
+	      "  --gbench_describe    print every benchmark with the knobs it runs with\n"
+	      "                       (buffer, queue depth, threads) and exit\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "Exit status: 0 success; 1 a benchmark failed (a copy error, or an output that\n"
+	      "differs from its source); 2 an unknown flag.\n"
+	      "\n"
+	      "Google Benchmark's flags:\n", stdout);
+	benchmark::PrintDefaultHelp();
+}
+
 /* Takes our own flags out of argv (Google Benchmark rejects unknown flags). */
 struct gbench_args gbench_take_args(int *argc, char **argv)
 {
@@ -110,6 +145,8 @@ struct gbench_args gbench_take_args(int *argc, char **argv)
 			a.test_only = true;
 		else if (strcmp(argv[i], "--gbench_describe") == 0)
 			a.describe = true;
+		else if (strcmp(argv[i], "-h") == 0)
+			argv[k++] = (char *)"--help";
 		else
 			argv[k++] = argv[i];
 	}
@@ -141,7 +178,7 @@ int main(int argc, char **argv)
 	struct gbench_args a = gbench_take_args(&argc, argv);
 	int err;
 
-	benchmark::Initialize(&argc, argv);
+	benchmark::Initialize(&argc, argv, gbench_help);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 2;
 	err = gbench_copy_register_all(a.dir, a.test_only, gbench_register);
