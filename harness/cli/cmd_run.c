@@ -24,6 +24,10 @@ int cmd_run(int argc, char **argv)
 		cli_completion_bash(stdout);
 		return 0;
 	}
+	if (o.help_markdown) {
+		cli_help_markdown(stdout);
+		return 0;
+	}
 	ret = run_check_outputs(&o);
 	if (ret)
 		return ret;

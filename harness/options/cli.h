@@ -54,6 +54,7 @@ enum cli_complete { COMPLETE_NONE, COMPLETE_FILE, COMPLETE_DIR, COMPLETE_STRATEG
 
 enum cli_id {
 	OPT_HELP, OPT_VERSION, OPT_COMPLETION,
+	OPT_HELP_MARKDOWN,
 	/* bench [options]: what to run */
 	OPT_ALL, OPT_WORKLOAD, OPT_STRATEGY, OPT_SOURCE, OPT_DATASET, OPT_SIZE,
 	OPT_BUFFER, OPT_PART_SIZE, OPT_BATCH_LINES, OPT_QUEUE_DEPTH, OPT_THREADS,
@@ -171,6 +172,8 @@ void cli_help(enum cli_cmd cmd, FILE *f);
 void cli_exit_codes(enum cli_cmd cmd, FILE *f);
 /* The bash completion script, from the table. */
 void cli_completion_bash(FILE *f);
+/* docs/options.md, from the table (cli_markdown.c). */
+void cli_help_markdown(FILE *f);
 
 /* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
  * -EINVAL for an empty item. */

@@ -236,6 +236,8 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_COMPLETION, "completion", 0, ARG_CHOICE, "SHELL", NULL,
 	  "print the completion script for SHELL (bash)", RUN), .group = GROUP_GENERAL,
 	  .choices = shells, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_HELP_MARKDOWN, "help-markdown", 0, ARG_NONE, NULL, NULL,
+	  "print every command's options as Markdown (docs/options.md)", RUN), .group = GROUP_GENERAL },
 	{ OPTION(OPT_HELP, "help", 'h', ARG_NONE, NULL, NULL, "this text", CLI_ALL), .group = GROUP_GENERAL },
 	{ OPTION(OPT_VERSION, "version", 'V', ARG_NONE, NULL, NULL, "the version", CLI_ALL), .group = GROUP_GENERAL },
 };
@@ -264,12 +266,12 @@ const struct cli_command cli_commands[] = {
 	  "  columns     the result columns, as Markdown",
 	  NULL, "a run or a verification failed",
 	  "Examples:\n"
-	  "  bench --all --size 200M                      the main job: every workload and strategy\n"
+	  "  bench --all --size 200M                      # the main job: every workload and strategy\n"
 	  "  bench --strategy readwrite,splice --buffer 8K,64K,4M --size 1G --cache both\n"
 	  "  bench --workload transform --strategy pipe,tcp,tcp-nodelay --batch-lines 1,5000\n"
 	  "  bench --fs ext4,xfs,btrfs,tmpfs --workload copy,split --size 200M\n"
 	  "  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
-	  "  bench --all --dry-run                        what a run would do, and how long\n" },
+	  "  bench --all --dry-run                        # what a run would do, and how long\n" },
 	{ CMD_LIST, "list", "usage: bench list [--dir DIR] [--format table|json]",
 	  "Lists the strategies, channels and workloads, whether each can run here and\n"
 	  "why not, and the system calls each strategy and channel makes (checked by the\n"

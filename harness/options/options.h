@@ -34,6 +34,7 @@ struct bench_opts {
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */
 	bool completion;		/* --completion bash: print the script */
+	bool help_markdown;		/* --help-markdown: print docs/options.md */
 	bool no_limits;
 	bool tune;			/* quiet the VM for the run (root) */
 	unsigned queue_depth;
