@@ -3,7 +3,9 @@
  * plot_charts_from_results.c - `bench plot` on synthetic results folders:
  * a full one (several strategies, sizes, buffers, both cache states, a
  * hyperfine export) yields every chart as PNG and SVG; a one-size folder
- * skips size-scaling with a line saying why and leaves no file; without an
+ * skips size-scaling with a line saying why and leaves no file; bars carry
+ * min-max whiskers, warm-vs-cold a line at each limit row its rows are
+ * divided by, a cloned strategy's missing bar says "cloned"; without an
  * argument the latest folder under results/ is used.
  */
 #include "plot.h"
@@ -206,6 +208,111 @@ static void check_palette(const char *dir)
 	CHECK(other >= 0 && other != bar);
 }
 
+/* ------------------------------------------- whiskers, limits, clones -- */
+
+static const char class_header[] =
+	"workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,min_ns,max_ns,"
+	"mb_per_s,class,syscalls_per_mib,user_ns,sys_ns,pct_of_limit,limit_row,status,host,kernel,"
+	"fs_type,cpu_model\n";
+
+/* A row with its class and limit row; min and max 5 % and 20 % off. */
+static void put_class_row(FILE *f, const char *wl, const char *strategy, const char *cache,
+			  double mibs, const char *cls, const char *limit)
+{
+	double ns = 64.0 / mibs * 1e9;
+
+	fprintf(f, "%s,%s,random,67108864,0,%s,5,%.0f,%.0f,%.0f,%.1f,%s,1,%.0f,%.0f,,%s,ok,"
+		"testhost,6.1.0-test,ext4,cpu\n", wl, strategy, cache, ns, ns * 0.95, ns * 1.2,
+		mibs, cls, ns * 0.1, ns * 0.5, limit);
+}
+
+static void write_class_summary(const char *dir)
+{
+	static const char *const caches[] = { "warm", "cold" };
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(class_header, f);
+	for (int c = 0; c < 2; c++) {
+		const char *limit = c ? "device-read" : "memcpy";
+		double k = c ? 0.3 : 1.0;
+
+		put_class_row(f, "copy", "readwrite", caches[c], k * 3000, "page-cache", limit);
+		put_class_row(f, "copy", "splice", caches[c], k * 4000, "page-cache", limit);
+		put_class_row(f, "copy", "reflink", caches[c], 90000, "clone", "");
+		put_class_row(f, "copy", "direct", caches[c], k * 900, "device",
+			      c ? "device-direct" : "");
+	}
+	put_class_row(f, "limit", "memcpy", "warm", 11000, "limit", "");
+	put_class_row(f, "limit", "memcpy-mt", "warm", 19000, "limit", "");
+	put_class_row(f, "limit", "device-read", "cold", 1900, "limit", "");
+	put_class_row(f, "limit", "device-direct", "cold", 1300, "limit", "");
+	fclose(f);
+}
+
+/* Every bar line of block 0 of plot-warm-vs-cold.dat: its warm and cold
+ * columns are median, slowest, fastest with slowest <= median <= fastest,
+ * the whisker around the bar. How many bars, or -1 for one that is not. */
+static int warm_cold_whiskers(const char *dir)
+{
+	char path[1024], line[512];
+	int bars = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/plot-warm-vs-cold.dat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+		double v[6];
+		char *p = strrchr(line, '"');
+
+		if (line[0] != '"' || !p)
+			continue;
+		if (sscanf(p + 1, "%lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
+			   &v[5]) != 6 || !(v[1] <= v[0] && v[0] <= v[2] && v[1] < v[2]) ||
+		    !(v[4] <= v[3] && v[3] <= v[5] && v[4] < v[5])) {
+			fprintf(stderr, "warm-vs-cold: no whisker around the bar: %s", line);
+			bars = -1;
+			break;
+		}
+		bars++;
+	}
+	fclose(f);
+	return bars;
+}
+
+/* Bars with whiskers, a line at each limit the rows are divided by, and
+ * the cloned strategy's missing bar labelled "cloned" (not "failed"). */
+static void test_limits_and_clones(const char *tmp)
+{
+	char dir[512], out[512], dat[1024];
+	char *argv[] = { "plot", dir, NULL };
+
+	snprintf(dir, sizeof(dir), "%s/20250103T000000Z-classes", tmp);
+	snprintf(out, sizeof(out), "%s/classes.out", tmp);
+	CHECK(mkdir(dir, 0755) == 0);
+	write_class_summary(dir);
+	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	check_chart(dir, "warm-vs-cold");
+	/* readwrite, splice and direct; reflink cloned has no bar */
+	CHECK_EQ_U64((uint64_t)warm_cold_whiskers(dir), 3);
+	snprintf(dat, sizeof(dat), "%s/plot-warm-vs-cold.dat", dir);
+	CHECK(file_contains(dat, "\n\"warm\" \"memcpy\" 11000.000\n"));
+	CHECK(file_contains(dat, "\n\"cold\" \"device-read\" 1900.000\n"));
+	CHECK(file_contains(dat, "\n\"cold\" \"device-direct\" 1300.000\n"));
+	/* memcpy-mt divides no row shown: no line */
+	CHECK(!file_contains(dat, "memcpy-mt"));
+	CHECK(file_contains(dat, "\n\"direct (device I/O)\" "));
+	snprintf(dat, sizeof(dat), "%s/plot-throughput.dat", dir);
+	CHECK(file_contains(dat, "\n\"reflink\" 0 0 0 \"cloned\" "));
+}
+
 static void test_full_folder(const char *tmp)
 {
 	char dir[512], out[512];
@@ -291,6 +398,7 @@ int main(void)
 	mkdir(proj, 0755);
 	test_full_folder(tmp);
 	test_one_size(tmp);
+	test_limits_and_clones(tmp);
 	test_latest_folder(tmp);
 	test_cleanup_dir();
 	return test_report("plot_charts_from_results");

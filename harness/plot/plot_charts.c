@@ -78,7 +78,8 @@ static long chart_curves(struct plot_ctx *ctx, const struct plot_slice *s,
 
 /* ------------------------------------------------------ throughput -- */
 
-/* Strategies of workload w that never succeeded: "name" 0 0 0 "status". */
+/* Strategies of workload w with no bar: "name" 0 0 0 "why" (cloned,
+ * unavailable, failed). */
 static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
 {
 	for (size_t i = 0; i < ctx->nrows; i++) {
@@ -93,8 +94,7 @@ static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FI
 			    !strcmp(ctx->rows[j].strategy, r->strategy))
 				goto next;
 		plot_clean(r->strategy, name, sizeof(name));
-		fprintf(f, "\"%s\" 0 0 0 \"%s\" %ld\n", name,
-			strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable",
+		fprintf(f, "\"%s\" 0 0 0 \"%s\" %ld\n", name, plot_no_bar_note(r),
 			plot_colour_int(r->strategy));
 next:
 		;
@@ -380,14 +380,75 @@ static bool chart_warm_cold_pair(const struct plot_ctx *ctx, const struct plot_s
 	return pair[0] != NULL;
 }
 
-/* 6. Warm and cold throughput side by side. */
+/* "median slowest fastest" in MiB/s: a bar and its min-max whisker. */
+static void chart_bar_spread(FILE *f, const struct plot_row *r)
+{
+	fprintf(f, " %.3f %.3f %.3f", plot_mbs(r->size, r->median_ns),
+		plot_mbs(r->size, r->max_ns ? r->max_ns : r->median_ns),
+		plot_mbs(r->size, r->min_ns ? r->min_ns : r->median_ns));
+}
+
+/* The limit row `name` of slice s in cache state `cache`, or NULL. */
+static const struct plot_row *chart_limit_row(const struct plot_ctx *ctx, const struct plot_slice *s,
+					      const char *name, const char *cache)
+{
+	const struct plot_row *any = NULL;
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+
+		if (!r->ok || strcmp(r->cls, "limit") || strcmp(r->strategy, name) ||
+		    strcmp(r->cache, cache) || r->size != s->size)
+			continue;
+		if (!strcmp(r->dataset, s->dataset))
+			return r;
+		any = any ? any : r;
+	}
+	return any;
+}
+
+/* The limit rows the rows of the chart are divided by (their limit_row),
+ * each once: "cache" "name" MiB/s, a line across the chart. How many. */
+static long chart_limit_lines(const struct plot_ctx *ctx, const struct plot_slice *s,
+			      const struct plot_row *const (*pairs)[2], size_t n, FILE *f)
+{
+	const char *seen[32];
+	size_t nseen = 0;
+
+	fputs("# limits the rows are divided by (pct_of_limit): cache, limit row, MiB/s\n", f);
+	for (size_t i = 0; i < 2 * n; i++) {
+		const struct plot_row *r = pairs[i / 2][i % 2], *lim;
+		size_t j = 0;
+
+		if (!r->limit_row[0])
+			continue;
+		while (j < nseen && (strcmp(seen[j], r->limit_row) || strcmp(seen[j + 1], r->cache)))
+			j += 2;
+		if (j < nseen || nseen + 2 > sizeof(seen) / sizeof(seen[0]))
+			continue;
+		lim = chart_limit_row(ctx, s, r->limit_row, r->cache);
+		if (!lim)
+			continue;
+		seen[nseen++] = r->limit_row;
+		seen[nseen++] = r->cache;
+		fprintf(f, "\"%s\" \"%s\" %.3f\n", r->cache, r->limit_row,
+			plot_mbs(lim->size, lim->median_ns));
+	}
+	fputs("\n\n", f);
+	return (long)nseen / 2;
+}
+
+#define WARM_COLD_MAX 64
+
+/* 6. Warm and cold throughput side by side, min-max whiskers, and a line
+ * at each limit row the bars are divided by (memcpy warm, a device row
+ * cold). */
 static long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out)
 {
-	const struct plot_row *pair[2];
+	const struct plot_row *pairs[WARM_COLD_MAX][2];
 	const char *wl = plot_main_workload(ctx);
 	struct plot_slice s = { .workload = wl }, warm;
-	size_t nbest;
-	long points = 0;
+	size_t nbest, points = 0;
 	char label[160];
 
 	if (!wl) {
@@ -403,18 +464,25 @@ static long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out)
 	warm = s;
 	warm.cache = "warm";
 	nbest = plot_best_rows(ctx, &warm, ctx->w);
-	for (size_t i = 0; i < nbest; i++) {
-		if (!chart_warm_cold_pair(ctx, &s, ctx->w[i]->strategy, pair))
+	fputs("# label, then warm and cold: median slowest fastest (MiB/s)\n", out->f);
+	for (size_t i = 0; i < nbest && points < WARM_COLD_MAX; i++) {
+		if (!chart_warm_cold_pair(ctx, &s, ctx->w[i]->strategy, pairs[points]))
 			continue;
-		plot_row_label(pair[0], label, sizeof(label));
-		fprintf(out->f, "\"%s\" %.3f %.3f\n", label, plot_mbs(pair[0]->size, pair[0]->median_ns),
-			plot_mbs(pair[1]->size, pair[1]->median_ns));
+		plot_row_label(pairs[points][0], label, sizeof(label));
+		fprintf(out->f, "\"%s\"", label);
+		chart_bar_spread(out->f, pairs[points][0]);
+		chart_bar_spread(out->f, pairs[points][1]);
+		fputc('\n', out->f);
 		points++;
 	}
+	fputs("\n\n", out->f);
 	if (!points)
 		snprintf(out->why, sizeof(out->why), "no strategy was run with the same buffer in both cache states");
+	plot_var_int(&out->vars, "npoints", (long)points);
+	plot_var_int(&out->vars, "nlimits", chart_limit_lines(ctx, &s, (const struct plot_row *const (*)[2])pairs,
+							   points, out->f));
 	plot_var_title(&out->vars, ctx, "Warm against cold page cache", &s);
-	return points;
+	return (long)points;
 }
 
 /* ---------------------------------------------------------- compare -- */

@@ -78,6 +78,13 @@ void plot_row_label(const struct plot_row *r, char *out, size_t n)
 	snprintf(out, n, "%s %s%s", name, buf, other);
 }
 
+const char *plot_no_bar_note(const struct plot_row *r)
+{
+	if (!strcmp(r->cls, "clone"))
+		return "cloned";
+	return strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable";
+}
+
 /*
  * The summary.csv columns a chart reads, and where they go in a plot_row; the
  * member's type follows the column's in the table: const char * for a
@@ -102,6 +109,7 @@ static const struct plot_field {
 	{ "user_ns", offsetof(struct plot_row, user_ns), false },
 	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },
 	{ "class", offsetof(struct plot_row, cls), false },
+	{ "limit_row", offsetof(struct plot_row, limit_row), false },
 };
 #define PLOT_NFIELDS (sizeof(plot_fields) / sizeof(plot_fields[0]))
 

@@ -13,8 +13,9 @@
  * (warm when it was run), the largest size and the dataset measured most at
  * that size. Where a strategy ran with several buffer sizes, it shows its
  * fastest one and says which in the label. Rows that do other work than a
- * page-cache copy say so in their label (device I/O); cloned rows are left
- * out, their time being no copy speed.
+ * page-cache copy say so in their label (device I/O); cloned rows have no
+ * bar, their time being no copy speed, but a note saying "cloned" where the
+ * bar would be.
  *
  * Several results folders (or one run of several filesystems, bench --fs)
  * hold rows of several environments: a host, kernel, filesystem and CPU,
@@ -42,6 +43,7 @@ struct plot_row {
 	const char *cache;
 	const char *status;
 	const char *cls;	/* summary.csv's class; "" in older results */
+	const char *limit_row;	/* the limit row pct_of_limit divides by, or "" */
 	uint64_t size;
 	uint64_t buffer;
 	double median_ns, min_ns, max_ns;
@@ -122,6 +124,8 @@ const char *plot_colour(const char *name);
 long plot_colour_int(const char *name);
 void plot_size_label(uint64_t b, char *out, size_t n);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
+/* Why r has no bar: "cloned", "unavailable" or "failed". */
+const char *plot_no_bar_note(const struct plot_row *r);
 int plot_load_summary(struct plot_ctx *ctx);
 void plot_free_summary(struct plot_ctx *ctx);
 /* The environment fields that differ between envs, as a mask of 1 << PLOT_*. */
