@@ -2,15 +2,17 @@
 # filesystems, kernels, hosts: whatever differs between the results folders,
 # or the filesystems of one bench --fs run): one group of bars per
 # environment, one bar per strategy (its median throughput there), one panel
-# per workload. A strategy without a bar in a group has no page-cache result
-# there (cloned instead of copied, unavailable, or not run).
+# per workload. Where a strategy has no bar in a group, a note in its place
+# says why: cloned (no bytes copied), unavailable, failed, or not run.
 #
-# Data (plot-compare.dat), one block per workload, one line per environment:
+# Data (plot-compare.dat), two blocks per workload (2i, 2i + 1):
 #   label  MiB/s_of_strategy_1 ... MiB/s_of_strategy_n   (NaN: none)
+#   line  column  why          (a missing bar: environment line, strategy 0..n-1)
 # Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
-# block), nblocks, and per block i: names<i> (the quoted strategy names, in
-# column order), nnames<i> and colours<i> (each strategy's colour, from the
-# palette keyed by strategy name: the same in every panel and chart).
+# workload), nblocks (workloads), and per workload i: names<i> (the quoted
+# strategy names, in column order), nnames<i>, colours<i> (each strategy's
+# colour, from the palette keyed by strategy name: the same in every panel
+# and chart) and nnotes<i> (lines of its notes block).
 h = 160 + 460 * nblocks
 w = 1200
 load plotsdir.'/common.gp'
@@ -21,6 +23,7 @@ do for [k = 1:16] { set linetype k lc rgb word(palette, k) lw 1 }
 set linetype cycle 16
 set multiplot layout nblocks,1 title ttl
 set style data histograms
+gap = 1.5
 set style histogram clustered gap 1.5
 set boxwidth 0.9 relative
 set ylabel 'throughput (MiB/s, median)'
@@ -32,6 +35,15 @@ do for [i = 0:nblocks - 1] {
 	names = value(sprintf('names%d', i))
 	n = value(sprintf('nnames%d', i))
 	colours = value(sprintf('colours%d', i))
-	plot for [k = 1:n] datafile index i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k)
+	notes = value(sprintf('nnotes%d', i))
+	# the middle of bar `col` (0-based) of line `row` in a clustered histogram
+	barx(row, col) = row + (col - (n - 1) / 2.0) / (n + gap)
+	if (notes > 0) {
+		plot for [k = 1:n] datafile index 2 * i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k), \
+		     '' index 2 * i + 1 using (barx(column(1), column(2))):(0):3 with labels rotate left \
+			offset 0,0.5 tc rgb '#555555' notitle
+	} else {
+		plot for [k = 1:n] datafile index 2 * i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k)
+	}
 }
 unset multiplot

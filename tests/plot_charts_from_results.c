@@ -313,6 +313,47 @@ static void test_limits_and_clones(const char *tmp)
 	CHECK(file_contains(dat, "\n\"reflink\" 0 0 0 \"cloned\" "));
 }
 
+/* A folder of filesystem fs: readwrite copied, copy_file_range of class cls. */
+static void write_fs_summary(const char *dir, const char *fs, const char *cls)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(class_header, f);
+	fprintf(f, "copy,readwrite,random,67108864,0,warm,5,20000000,19000000,24000000,3200.0,"
+		"page-cache,1,1,1,,memcpy,ok,testhost,6.1.0-test,%s,cpu\n", fs);
+	fprintf(f, "copy,copy_file_range,random,67108864,0,warm,5,700000,600000,900000,91428.6,"
+		"%s,1,1,1,,memcpy,ok,testhost,6.1.0-test,%s,cpu\n", cls, fs);
+	fclose(f);
+}
+
+/* Two filesystems, copy_file_range cloned on one: the compare chart has a
+ * note "cloned" where its bar would be (line 0: btrfs, column 0). */
+static void test_compare_clone_note(const char *tmp)
+{
+	char a[512], b[512], out[512], cmp[512], dat[1024];
+	char *argv[] = { "plot", "--out", cmp, a, b, NULL };
+
+	snprintf(a, sizeof(a), "%s/20250104T000000Z-btrfs", tmp);
+	snprintf(b, sizeof(b), "%s/20250104T000000Z-ext4", tmp);
+	snprintf(cmp, sizeof(cmp), "%s/cmp", tmp);
+	snprintf(out, sizeof(out), "%s/cmp.out", tmp);
+	CHECK(mkdir(a, 0755) == 0 && mkdir(b, 0755) == 0);
+	write_fs_summary(a, "btrfs", "clone");
+	write_fs_summary(b, "ext4", "page-cache");
+	CHECK_EQ_U64(run_plot(5, argv, out), 0);
+	check_chart(cmp, "compare");
+	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", cmp);
+	/* ext4 has more results: its fastest (copy_file_range) is column 0 */
+	CHECK(file_contains(dat, "\n\"btrfs\" NaN 3200.000\n\"ext4\" 91428.571 3200.000\n"));
+	CHECK(file_contains(dat, "# no bar: environment line, strategy column, why\n0 0 \"cloned\"\n"));
+}
+
 static void test_full_folder(const char *tmp)
 {
 	char dir[512], out[512];
@@ -399,6 +440,7 @@ int main(void)
 	test_full_folder(tmp);
 	test_one_size(tmp);
 	test_limits_and_clones(tmp);
+	test_compare_clone_note(tmp);
 	test_latest_folder(tmp);
 	test_cleanup_dir();
 	return test_report("plot_charts_from_results");

@@ -520,16 +520,36 @@ static size_t compare_strategies(struct plot_ctx *ctx, const struct plot_slice *
 	return n;
 }
 
+/* Why strategy `name` has no bar in environment e of slice s: "cloned",
+ * "unavailable", "failed", or "not run". */
+static const char *compare_no_bar(const struct plot_ctx *ctx, const struct plot_slice *s,
+				  size_t e, const char *name)
+{
+	const char *why = "not run";
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+
+		if (r->env != e || strcmp(r->strategy, name) || strcmp(r->workload, s->workload) ||
+		    (s->cache && strcmp(r->cache, s->cache)) || (s->size && r->size != s->size))
+			continue;
+		why = plot_no_bar_note(r);
+		if (!strcmp(why, "cloned"))
+			return why;
+	}
+	return why;
+}
+
 /* One panel: a line per environment with results in s, a column per
- * strategy (its fastest row there; NaN where it has none). */
+ * strategy (its fastest row there; NaN where it has none), then a block
+ * of notes where a bar is missing: "env_line column why". */
 static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
 			  struct chart_out *out)
 {
 	const char *names[COMPARE_MAX_STRATEGIES];
 	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
-	size_t n = compare_strategies(ctx, s, names, rows);
-	char list[4096] = "", clean[128], var[32];
-
+	size_t n = compare_strategies(ctx, s, names, rows), line = 0, nnotes = 0;
+	char list[4096] = "", clean[128], var[32], notes[4096] = "";
 	char colours[1024] = "";
 
 	for (size_t j = 0, len = 0, clen = 0; j < n && len < sizeof(list); j++) {
@@ -552,24 +572,31 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 			continue;
 		fprintf(out->f, "\"%s\"", ctx->envs[e].label);
 		for (size_t j = 0; j < n; j++) {
-			size_t i = 0;
+			size_t i = 0, len = strlen(notes);
 
 			while (i < nbest && strcmp(ctx->w[i]->strategy, names[j]))
 				i++;
-			if (i < nbest)
+			if (i < nbest) {
 				fprintf(out->f, " %.3f", plot_mbs(ctx->w[i]->size, ctx->w[i]->median_ns));
-			else
-				fputs(" NaN", out->f);
+				continue;
+			}
+			fputs(" NaN", out->f);
+			snprintf(notes + len, sizeof(notes) - len, "%zu %zu \"%s\"\n", line, j,
+				 compare_no_bar(ctx, s, e, names[j]));
+			nnotes++;
 		}
 		fputc('\n', out->f);
+		line++;
 	}
-	fputs("\n\n", out->f);
+	fprintf(out->f, "\n\n# no bar: environment line, strategy column, why\n%s\n\n", notes);
 	snprintf(var, sizeof(var), "names%zu", panel);
 	plot_var_str(&out->vars, var, list);
 	snprintf(var, sizeof(var), "nnames%zu", panel);
 	plot_var_int(&out->vars, var, (long)n);
 	snprintf(var, sizeof(var), "colours%zu", panel);
 	plot_var_str(&out->vars, var, colours);
+	snprintf(var, sizeof(var), "nnotes%zu", panel);
+	plot_var_int(&out->vars, var, (long)nnotes);
 }
 
 /* "Strategies across filesystems and kernels", and what they share. */
@@ -593,7 +620,7 @@ static void compare_title(const struct plot_ctx *ctx, struct plot_vars *vars)
 	if (!mask && len < sizeof(title))
 		len += (size_t)snprintf(title + len, sizeof(title) - len, "runs");
 	if (len < sizeof(title))
-		len += (size_t)snprintf(title + len, sizeof(title) - len, " (median MiB/s; no bar: cloned or not run)\\n");
+		len += (size_t)snprintf(title + len, sizeof(title) - len, " (median MiB/s)\\n");
 	for (size_t j = 0, k = 0; j < PLOT_NENV_FIELDS && len < sizeof(title); j++) {
 		if ((mask & (1u << j)) || !ctx->envs[0].field[j][0])
 			continue;
