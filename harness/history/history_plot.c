@@ -49,18 +49,24 @@ static void write_series(FILE *f, const struct history_series *se, size_t ncommi
 	fputs("\n\n", f);
 }
 
-/* The level shifts of the series, as points (commit, MiB/s, line type),
- * into text. Their number, or -ENOMEM. */
-static long shift_points(const struct history_series *se, size_t ncommits,
+/* The level shifts of the series, as points (commit, MiB/s, line type,
+ * "sha7 +x%"), into text. Their number, or -ENOMEM. */
+static long shift_points(const struct history_set *s, const struct history_series *se,
 			 const struct hplot *hp, int lt, char *text, size_t n)
 {
 	struct history_change c[64];
-	long k = history_change_points(se, ncommits, hp->alpha, hp->min_shift, c, 64);
+	long k = history_change_points(se, s->ncommits, hp->alpha, hp->min_shift, c, 64);
 	size_t len = strlen(text);
 
-	for (long i = 0; i < k && len < n; i++)
-		len += (size_t)snprintf(text + len, n - len, "%zu %.2f %d\n", c[i].at,
-					mib_s(se->size, se->median_ns[c[i].at]), lt);
+	for (long i = 0; i < k && len < n; i++) {
+		char sha[16];
+
+		plot_clean(s->commits[c[i].at].sha, sha, 8);
+		/* throughput moves the other way from time */
+		len += (size_t)snprintf(text + len, n - len, "%zu %.2f %d \"%s %+.1f%%\"\n", c[i].at,
+					mib_s(se->size, se->median_ns[c[i].at]), lt, sha,
+					(c[i].before / c[i].after - 1) * 100);
+	}
 	return k;
 }
 
@@ -77,7 +83,7 @@ static void list_add(char *list, size_t n, long v)
  * shifts when it has any (an empty block would shift gnuplot's index).
  */
 static long write_workload(struct hplot *hp, struct chart_out *out, size_t *i,
-			   long *block, char *names, size_t names_n, char *lists[3])
+			   long *block, char *names, size_t names_n, char *lists[4])
 {
 	const struct history_set *s = hp->set;
 	const char *wl = s->series[*i].workload;
@@ -93,10 +99,11 @@ static long write_workload(struct hplot *hp, struct chart_out *out, size_t *i,
 		write_series(out->f, &s->series[*i], s->ncommits);
 		plot_clean(slash ? slash + 1 : s->series[*i].label, title, sizeof(title));
 		snprintf(names + len, names_n - len, "'%s' ", title);
-		k = shift_points(&s->series[*i], s->ncommits, hp, (int)(*block - first + 1),
+		k = shift_points(s, &s->series[*i], hp, (int)(*block - first + 1),
 				 shifts, sizeof(shifts));
 		if (k < 0)
 			return k;
+		list_add(lists[3], 8192, k > 0);
 		nshift += k;
 		(*block)++;
 	}
@@ -104,7 +111,8 @@ static long write_workload(struct hplot *hp, struct chart_out *out, size_t *i,
 	list_add(lists[1], 1024, *block - first);
 	list_add(lists[2], 1024, nshift ? *block : -1L);
 	if (nshift) {
-		fprintf(out->f, "# level shifts of %s\n%s\n\n", wl, shifts);
+		fprintf(out->f, "# level shifts of %s: commit MiB/s case label\n%s\n\n", wl, shifts);
+		list_add(lists[3], 8192, 0);
 		(*block)++;
 	}
 	plot_clean(wl, hp->workloads[hp->nworkloads], sizeof(hp->workloads[0]));
@@ -112,7 +120,7 @@ static long write_workload(struct hplot *hp, struct chart_out *out, size_t *i,
 	return 0;
 }
 
-/* The x tics: "sha7 MM-DD" at every step-th commit. */
+/* The x tics: the short hash of every step-th commit. */
 static void xtics(const struct history_set *s, char *out, size_t n)
 {
 	size_t step = (s->ncommits + PLOT_MAX_LABELS - 1) / PLOT_MAX_LABELS, len = 1;
@@ -122,22 +130,35 @@ static void xtics(const struct history_set *s, char *out, size_t n)
 		char sha[16];
 
 		plot_clean(s->commits[k].sha, sha, 8);
-		len += (size_t)snprintf(out + len, n - len, "%s'%s %s' %zu", k ? ", " : "", sha,
-					strlen(s->commits[k].date) >= 10 ? s->commits[k].date + 5 : "",
-					k);
+		len += (size_t)snprintf(out + len, n - len, "%s'%s' %zu", k ? ", " : "", sha, k);
 	}
 	if (len < n)
 		snprintf(out + len, n - len, ")");
+}
+
+/* "30 commits, 1a2b3c4 to 5d6e7f8": what the x axis spans. */
+static void commit_span(const struct history_set *s, char *out, size_t n)
+{
+	char a[16] = "", b[16] = "";
+
+	if (s->ncommits) {
+		plot_clean(s->commits[0].sha, a, 8);
+		plot_clean(s->commits[s->ncommits - 1].sha, b, 8);
+	}
+	snprintf(out, n, "Throughput over %zu commit%s%s%s%s%s (median per commit; bold: a level shift, its band slowest to fastest rep)",
+		 s->ncommits, s->ncommits == 1 ? "" : "s", s->ncommits ? ", " : "", a,
+		 s->ncommits > 1 ? " to " : "", s->ncommits > 1 ? b : "");
 }
 
 static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
 {
 	struct hplot *hp = (struct hplot *)ctx;
 	static char names[8192], first[1024], count[1024], shifts[1024], wls[1100], xt[2048];
-	char *lists[3] = { first, count, shifts }, base[PATH_MAX + 16];
+	static char banded[8192];
+	char *lists[4] = { first, count, shifts, banded }, base[PATH_MAX + 16], title[512];
 	long block = 0;
 
-	names[0] = first[0] = count[0] = shifts[0] = wls[0] = '\0';
+	names[0] = first[0] = count[0] = shifts[0] = wls[0] = banded[0] = '\0';
 	hp->nworkloads = 0;
 	for (size_t i = 0; i < hp->set->nseries && hp->nworkloads < 16;)
 		if (write_workload(hp, out, &i, &block, names, sizeof(names), lists))
@@ -148,13 +169,15 @@ static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
 		snprintf(out->why, sizeof(out->why), "no case has runs in the history");
 	xtics(hp->set, xt, sizeof(xt));
 	snprintf(base, sizeof(base), "%s/history", ctx->dir);
-	plot_var_title(&out->vars, ctx, "Throughput over commits (median per commit, band: slowest to fastest rep)", NULL);
+	commit_span(hp->set, title, sizeof(title));
+	plot_var_title(&out->vars, ctx, title, NULL);
 	plot_var_str(&out->vars, "outbase", base);
 	plot_var_str(&out->vars, "names", names);
 	plot_var_str(&out->vars, "wls", wls);
 	plot_var_str(&out->vars, "wlfirst", first);
 	plot_var_str(&out->vars, "wlcount", count);
 	plot_var_str(&out->vars, "wlshift", shifts);
+	plot_var_str(&out->vars, "banded", banded);
 	plot_var_str(&out->vars, "xt", xt);
 	plot_var_int(&out->vars, "nwl", (long)hp->nworkloads);
 	plot_var_int(&out->vars, "ncommits", (long)hp->set->ncommits);

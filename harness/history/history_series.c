@@ -20,8 +20,9 @@
 
 void history_env_text(const struct history_env *e, char *out, size_t n)
 {
-	snprintf(out, n, "host %s, Linux %s, %s, build %s", e->host, e->kernel,
-		 e->fs_type, e->build_type[0] ? e->build_type : "unknown");
+	/* only what is known: a build type older results lack is left out */
+	snprintf(out, n, "host %s, Linux %s, %s%s%s%s", e->host, e->kernel, e->fs_type,
+		 e->build_type[0] ? ", " : "", e->build_type, e->build_type[0] ? " build" : "");
 }
 
 void history_bind_class(sqlite3_stmt *st, const struct history_env *e, const char *branch)

@@ -172,6 +172,8 @@ int plot_chart(struct plot_ctx *ctx, const char *chart, chart_write_fn write)
 	if (!out.f)
 		goto out_error;
 	n = write(ctx, &out);
+	/* what the chart was drawn with, beside its data: to redraw it by hand */
+	fprintf(out.f, "# variables: %s\n", out.vars.s);
 	if (plot_dat_close(out.f, chart) || n < 0)
 		goto out_remove;
 	if (n == 0) {
