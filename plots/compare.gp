@@ -6,7 +6,7 @@
 # says why: cloned (no bytes copied), unavailable, failed, or not run.
 #
 # Data (plot-compare.dat), two blocks per workload (2i, 2i + 1):
-#   label  MiB/s_of_strategy_1 ... MiB/s_of_strategy_n   (NaN: none)
+#   label  then per strategy 1..n: median slowest fastest (MiB/s; NaN: none)
 #   line  column  why          (a missing bar: environment line, strategy 0..n-1)
 # Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
 # workload), nblocks (workloads), and per workload i: names<i> (the quoted
@@ -24,9 +24,9 @@ set linetype cycle 16
 set multiplot layout nblocks,1 title ttl
 set style data histograms
 gap = 1.5
-set style histogram clustered gap 1.5
+set style histogram errorbars gap 1.5 lw 1
 set boxwidth 0.9 relative
-set ylabel 'throughput (MiB/s, median)'
+set ylabel 'throughput (MiB/s; bar: median, whiskers: min-max)'
 set yrange [0:*]
 set key outside right top vertical
 set datafile missing 'NaN'
@@ -39,11 +39,13 @@ do for [i = 0:nblocks - 1] {
 	# the middle of bar `col` (0-based) of line `row` in a clustered histogram
 	barx(row, col) = row + (col - (n - 1) / 2.0) / (n + gap)
 	if (notes > 0) {
-		plot for [k = 1:n] datafile index 2 * i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k), \
+		plot for [k = 1:n] datafile index 2 * i using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
+			lc rgb word(colours, k) title word(names, k), \
 		     '' index 2 * i + 1 using (barx(column(1), column(2))):(0):3 with labels rotate left \
 			offset 0,0.5 tc rgb '#555555' notitle
 	} else {
-		plot for [k = 1:n] datafile index 2 * i using (column(k + 1)):xtic(1) lc rgb word(colours, k) title word(names, k)
+		plot for [k = 1:n] datafile index 2 * i using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
+			lc rgb word(colours, k) title word(names, k)
 	}
 }
 unset multiplot

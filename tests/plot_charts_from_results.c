@@ -332,8 +332,9 @@ static void write_fs_summary(const char *dir, const char *fs, const char *cls)
 	fclose(f);
 }
 
-/* Two filesystems, copy_file_range cloned on one: the compare chart has a
- * note "cloned" where its bar would be (line 0: btrfs, column 0). */
+/* Two filesystems, copy_file_range cloned on one: the compare chart's bars
+ * have min-max whiskers, and a note "cloned" is where the missing bar would
+ * be (line 0: btrfs, column 0). */
 static void test_compare_clone_note(const char *tmp)
 {
 	char a[512], b[512], out[512], cmp[512], dat[1024];
@@ -350,7 +351,9 @@ static void test_compare_clone_note(const char *tmp)
 	check_chart(cmp, "compare");
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", cmp);
 	/* ext4 has more results: its fastest (copy_file_range) is column 0 */
-	CHECK(file_contains(dat, "\n\"btrfs\" NaN 3200.000\n\"ext4\" 91428.571 3200.000\n"));
+	/* each bar: median slowest fastest, the whisker around it */
+	CHECK(file_contains(dat, "\n\"btrfs\" NaN NaN NaN 3200.000 2666.667 3368.421\n"
+			    "\"ext4\" 91428.571 71111.111 106666.667 3200.000 2666.667 3368.421\n"));
 	CHECK(file_contains(dat, "# no bar: environment line, strategy column, why\n0 0 \"cloned\"\n"));
 }
 

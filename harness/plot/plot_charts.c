@@ -30,6 +30,14 @@ static void chart_blocks_vars(struct plot_vars *vars, const char *list_name,
 	plot_var_int(vars, "nblocks", nblocks);
 }
 
+/* "median slowest fastest" in MiB/s: a bar and its min-max whisker. */
+static void chart_bar_spread(FILE *f, const struct plot_row *r)
+{
+	fprintf(f, " %.3f %.3f %.3f", plot_mbs(r->size, r->median_ns),
+		plot_mbs(r->size, r->max_ns ? r->max_ns : r->median_ns),
+		plot_mbs(r->size, r->min_ns ? r->min_ns : r->median_ns));
+}
+
 /* The slice most charts show; false (why filled) when nothing succeeded. */
 static bool chart_main_slice(const struct plot_ctx *ctx, struct plot_slice *s,
 			     struct chart_out *out)
@@ -380,14 +388,6 @@ static bool chart_warm_cold_pair(const struct plot_ctx *ctx, const struct plot_s
 	return pair[0] != NULL;
 }
 
-/* "median slowest fastest" in MiB/s: a bar and its min-max whisker. */
-static void chart_bar_spread(FILE *f, const struct plot_row *r)
-{
-	fprintf(f, " %.3f %.3f %.3f", plot_mbs(r->size, r->median_ns),
-		plot_mbs(r->size, r->max_ns ? r->max_ns : r->median_ns),
-		plot_mbs(r->size, r->min_ns ? r->min_ns : r->median_ns));
-}
-
 /* The limit row `name` of slice s in cache state `cache`, or NULL. */
 static const struct plot_row *chart_limit_row(const struct plot_ctx *ctx, const struct plot_slice *s,
 					      const char *name, const char *cache)
@@ -540,9 +540,10 @@ static const char *compare_no_bar(const struct plot_ctx *ctx, const struct plot_
 	return why;
 }
 
-/* One panel: a line per environment with results in s, a column per
- * strategy (its fastest row there; NaN where it has none), then a block
- * of notes where a bar is missing: "env_line column why". */
+/* One panel: a line per environment with results in s, three columns per
+ * strategy (its fastest row there: median slowest fastest MiB/s; NaN where
+ * it has none), then a block of notes where a bar is missing:
+ * "env_line column why". */
 static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
 			  struct chart_out *out)
 {
@@ -577,10 +578,10 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 			while (i < nbest && strcmp(ctx->w[i]->strategy, names[j]))
 				i++;
 			if (i < nbest) {
-				fprintf(out->f, " %.3f", plot_mbs(ctx->w[i]->size, ctx->w[i]->median_ns));
+				chart_bar_spread(out->f, ctx->w[i]);
 				continue;
 			}
-			fputs(" NaN", out->f);
+			fputs(" NaN NaN NaN", out->f);
 			snprintf(notes + len, sizeof(notes) - len, "%zu %zu \"%s\"\n", line, j,
 				 compare_no_bar(ctx, s, e, names[j]));
 			nnotes++;

@@ -3,7 +3,8 @@
 # small runs on different filesystems (the temp folder's and /dev/shm's
 # tmpfs; no root needed), with one strategy in common, give the compare chart
 # with one group of bars per filesystem, labelled by its fs_type, a bar per
-# strategy and none where a filesystem has no result; the one-environment
+# strategy with its min-max whisker and none where a filesystem has no result
+# (a note says "not run" there); the one-environment
 # charts show one of them, never both pooled; a folder from another host (the same results
 # with another host name, as if copied in) is one more group labelled by
 # host and filesystem; one folder of one environment skips the chart.
@@ -40,9 +41,11 @@ png=$work/cmp/compare.png
 grep -q '<svg' "$work/cmp/compare.svg" 2>/dev/null && ok || no "compare.svg missing"
 dat=$work/cmp/plot-compare.dat
 expect_eq groups "$(grep '^"' "$dat" | cut -d' ' -f1 | tr '\n' ' ')" "\"$t1\" \"$t2\" "
-expect_eq bars_per_group "$(grep '^"' "$dat" | awk '{ print NF - 1 }' | sort -u)" 3
+# three columns per bar: median, slowest, fastest (the whisker)
+expect_eq bars_per_group "$(grep '^"' "$dat" | awk '{ print (NF - 1) / 3 }' | sort -u)" 3
+expect_eq whiskers "$(grep '^"' "$dat" | awk '{ for (i = 2; i < NF; i += 3) if ($i != "NaN" && !($(i + 1) <= $i && $i <= $(i + 2))) bad++ } END { print bad + 0 }')" 0
 # each filesystem lacks one strategy of the three, not the same one
-nan=$(grep '^"' "$dat" | awk '{ print ($2 == "NaN") ($3 == "NaN") ($4 == "NaN") }' | tr '\n' ' ')
+nan=$(grep '^"' "$dat" | awk '{ print ($2 == "NaN") ($5 == "NaN") ($8 == "NaN") }' | tr '\n' ' ')
 case $nan in
 "001 010 " | "001 100 " | "010 001 " | "010 100 " | "100 001 " | "100 010 ") ok ;;
 *) no "no_bar: $nan" ;;
@@ -51,6 +54,7 @@ esac
 # with as many results): its strategies, not the other's
 expect_eq throughput_one_env "$(grep -c '^"readwrite' "$work/cmp/plot-throughput.dat")" 1
 expect_eq throughput_not_pooled "$(grep -c '^"sendfile' "$work/cmp/plot-throughput.dat")" 0
+[ "$(grep -c '^[01] [0-2] "not run"$' "$dat")" = 2 ] && ok || no "no 'not run' note for each missing bar: $(cat "$dat")"
 [ ! -e "$work/r1/compare.png" ] && ok || no "charts written into an input folder"
 
 # a folder copied in from another machine: same filesystem, other host
