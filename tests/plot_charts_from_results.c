@@ -248,6 +248,10 @@ static void write_class_summary(const char *dir)
 		put_class_row(f, "copy", "direct", caches[c], k * 900, "device",
 			      c ? "device-direct" : "");
 	}
+	/* reflink's class is clone where it cannot run, too: unavailable */
+	fputs("split,reflink,random,67108864,0,warm,0,,,,,clone,,,,,,\"unavailable: no FICLONE\","
+	      "testhost,6.1.0-test,ext4,cpu\n", f);
+	put_class_row(f, "split", "readwrite", "warm", 2000, "page-cache", "memcpy");
 	put_class_row(f, "limit", "memcpy", "warm", 11000, "limit", "");
 	put_class_row(f, "limit", "memcpy-mt", "warm", 19000, "limit", "");
 	put_class_row(f, "limit", "device-read", "cold", 1900, "limit", "");
@@ -311,6 +315,7 @@ static void test_limits_and_clones(const char *tmp)
 	CHECK(file_contains(dat, "\n\"direct (device I/O)\" "));
 	snprintf(dat, sizeof(dat), "%s/plot-throughput.dat", dir);
 	CHECK(file_contains(dat, "\n\"reflink\" 0 0 0 \"cloned\" "));
+	CHECK(file_contains(dat, "\n\"reflink\" 0 0 0 \"unavailable\" "));
 }
 
 /* A folder of filesystem fs: readwrite copied, copy_file_range of class cls. */

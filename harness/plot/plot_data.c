@@ -80,9 +80,13 @@ void plot_row_label(const struct plot_row *r, char *out, size_t n)
 
 const char *plot_no_bar_note(const struct plot_row *r)
 {
-	if (!strcmp(r->cls, "clone"))
-		return "cloned";
-	return strncmp(r->status, "unavailable", 11) ? "failed" : "unavailable";
+	/* the status first: reflink's rows are of class clone even where
+	 * it cannot run */
+	if (!strncmp(r->status, "unavailable", 11))
+		return "unavailable";
+	if (strcmp(r->status, "ok"))
+		return "failed";
+	return strcmp(r->cls, "clone") ? "not run" : "cloned";
 }
 
 /*

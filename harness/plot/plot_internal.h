@@ -124,7 +124,7 @@ const char *plot_colour(const char *name);
 long plot_colour_int(const char *name);
 void plot_size_label(uint64_t b, char *out, size_t n);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
-/* Why r has no bar: "cloned", "unavailable" or "failed". */
+/* Why r has no bar: "unavailable", "failed", "cloned" or "not run". */
 const char *plot_no_bar_note(const struct plot_row *r);
 int plot_load_summary(struct plot_ctx *ctx);
 void plot_free_summary(struct plot_ctx *ctx);
