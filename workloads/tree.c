@@ -23,13 +23,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Asks a tree method's own probe (tree.h). */
+static int tree_probe(const struct workload_variant *v, const char *dir, char *why, size_t n)
+{
+	const struct tree_method *m = v->impl;
+
+	if (n)
+		why[0] = '\0';
+	return m->probe ? m->probe(dir, why, n) : 0;
+}
+
+#define TREE_METHOD(m) .probe = tree_probe, .impl = &tree_method_##m
+
+/* The tree methods' descriptors (their files in workloads/). */
+extern const struct tree_method tree_method_inode_order;
+
 /*
  * The tree methods, one line each: name, description, the knobs it takes
  * (VARIANT_THREADS, VARIANT_QUEUE_DEPTH; VARIANT_MULTI_CPU when it runs on
- * several CPUs), its probe and its descriptor (tree.h). Ended by a zeroed
+ * several CPUs), TREE_METHOD(its descriptor's name). Ended by a zeroed
  * entry.
  */
 static const struct workload_variant tree_variants[] = {
+	{ "inode-order", "walk first, then copy_file_range file by file in inode order", 0,
+	  TREE_METHOD(inode_order) },
 	{ 0 },
 };
 

@@ -126,7 +126,7 @@ struct workload_variant {
 	unsigned flags;			/* enum variant_flags */
 	enum limit_kind bounds;
 	/* Can it run on files in dir? 0, or -errno with why. NULL: yes. */
-	int (*probe)(const char *dir, char *why, size_t n);
+	int (*probe)(const struct workload_variant *v, const char *dir, char *why, size_t n);
 	const void *impl;		/* the workload's own (tree.h: a tree method) */
 };
 

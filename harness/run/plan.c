@@ -298,7 +298,7 @@ static int plan_own_case(struct runner *r, size_t *cap, struct bench_case *proto
 	proto->spec.queue_depth = v->flags & VARIANT_QUEUE_DEPTH ? r->o->queue_depth : 0;
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
-	if (v->probe && v->probe(r->o->dir, why, sizeof(why))) {
+	if (v->probe && v->probe(v, r->o->dir, why, sizeof(why))) {
 		proto->state = CASE_UNAVAILABLE;
 		snprintf(proto->why, sizeof(proto->why), "%s", why);
 	}
