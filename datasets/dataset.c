@@ -614,8 +614,10 @@ static int dataset_matches(struct dataset *d, const char *manifest_path)
 	    m.seed != d->seed || m.format != DATASET_FORMAT)
 		return 0;
 	if (d->kind == DATASET_TREE) {
+		uint64_t stamp;
+
 		if (m.files != d->files || lstat(d->path, &st) || !S_ISDIR(st.st_mode) ||
-		    stat_mtime_ns(&st) != m.mtime_ns)
+		    tree_stamp(d->path, &stamp) || stamp != m.mtime_ns)
 			return 0;
 		d->hash = m.hash;
 		d->total = tree_total_size(d->size, d->files, d->seed);
@@ -708,6 +710,12 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 	}
 	if (ret)
 		return ret;
+	if (d->kind == DATASET_TREE) {
+		uint64_t stamp;
+
+		ret = tree_stamp(d->path, &stamp);
+		return ret ? ret : manifest_write(manifest, d, stamp);
+	}
 	if (stat(d->path, &st))
 		return -errno;
 	return manifest_write(manifest, d, stat_mtime_ns(&st));
@@ -751,7 +759,9 @@ static int dataset_clean_one(const char *dir, const char *manifest_name,
 		return 0;	/* it does not name its own file: not bench's */
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (d.kind == DATASET_TREE && lstat(path, &st) == 0) {
-		if (!S_ISDIR(st.st_mode) || stat_mtime_ns(&st) != m.mtime_ns) {
+		uint64_t stamp = 0;
+
+		if (!S_ISDIR(st.st_mode) || tree_stamp(path, &stamp) || stamp != m.mtime_ns) {
 			fn(path, 0, "changed since bench made it", arg);
 			return 0;
 		}

@@ -207,6 +207,12 @@ int tree_hash(const char *path, struct tree_sum *sum, char *why, size_t n);
  */
 int tree_first_difference(const char *got, const char *want, char *why, size_t n);
 /*
+ * The latest ctime of the folder at path and of everything below it, in ns:
+ * what tells that a generated tree changed (its manifest's mtime_ns). 0 or
+ * -errno.
+ */
+int tree_stamp(const char *path, uint64_t *stamp);
+/*
  * Removes the tree at path, everything in it (never following a symlink out
  * of it). 0, or -errno of the first entry that could not be removed.
  */

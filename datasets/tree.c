@@ -400,6 +400,56 @@ out_free:
 	return ret;
 }
 
+/* The latest ctime below the folder dfd (closed here); 0 or -errno. */
+static int tree_stamp_dir(int dfd, uint64_t *latest)
+{
+	DIR *dir = fdopendir(dfd);
+	struct dirent *e;
+	int err = 0;
+
+	if (!dir) {
+		close(dfd);
+		return -errno;
+	}
+	while (!err && (e = readdir(dir))) {
+		struct stat st;
+		uint64_t ns;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			err = -errno;
+			break;
+		}
+		ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+		if (ns > *latest)
+			*latest = ns;
+		if (S_ISDIR(st.st_mode)) {
+			int fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			err = fd < 0 ? -errno : tree_stamp_dir(fd, latest);
+		}
+	}
+	closedir(dir);
+	return err;
+}
+
+int tree_stamp(const char *path, uint64_t *stamp)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	*stamp = 0;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	*stamp = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+	return tree_stamp_dir(fd, stamp);
+}
+
 /* ------------------------------------------------------------------ */
 /* Removing a tree                                                     */
 /* ------------------------------------------------------------------ */
