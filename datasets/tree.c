@@ -61,13 +61,12 @@ void dataset_size_name(const struct dataset *d, char *out, size_t n)
 		format_size(d->size, out, n);
 		return;
 	}
-	if (d->kind == DATASET_DIR)
-		format_size(d->total, one, sizeof(one));
-	else
-		tree_size_name(d->size, one, sizeof(one));
+	if (d->kind == DATASET_DIR) {
+		snprintf(out, n, "%" PRIu64 " files", d->files);
+		return;
+	}
+	tree_size_name(d->size, one, sizeof(one));
 	snprintf(out, n, "%" PRIu64 " x %s", d->files, one);
-	if (d->kind == DATASET_DIR)
-		snprintf(out, n, "%" PRIu64 " files, %s", d->files, one);
 }
 
 uint64_t tree_file_size(uint64_t size, uint64_t seed, uint64_t i)
