@@ -427,7 +427,7 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 		bool by_default = o->all || (wl->flags & WORKLOAD_DEFAULT);
 
 		if (o->source)
-			by_default = tree == !!(wl->flags & WORKLOAD_TREE);
+			by_default = wl->flags & (tree ? WORKLOAD_TREE : WORKLOAD_DEFAULT);
 		if (!(wl->flags & WORKLOAD_LIMITS) &&
 		    select_wants(&o->workloads, wl->name, false, by_default))
 			wls[(*nwl)++] = wl;
