@@ -47,6 +47,16 @@ expect_eq src_identity "$(tail -n +2 "$T/r2/summary.csv" | cut -d, -f"$(col "$T/
 expect_fail src_for_copy 2 "bench: --size src is a mix of file sizes for trees: workload 'copy' copies one file" \
 	"$BENCH" --workload copy --size src --dir "$D"
 
+# files/s and MiB/s against the file size: the tree chart
+run "$BENCH" --workload tree --files 30 --size 1K,8K --strategy readwrite,inode-order "${QUICK[@]}" \
+	--dir "$D" --out "$T/rp"
+expect_eq chart_run_rc "$RC" 0
+if command -v gnuplot >/dev/null; then
+	run "$BENCH" plot "$T/rp"
+	expect_eq chart_drawn "$(grep -c '^tree-files: wrote' "$T/.out")" 1
+	expect_eq chart_points "$(grep -v '^#' "$T/rp/plot-tree-files.dat" | grep -c .)" 4
+fi
+
 # --- one wrong byte --------------------------------------------------------
 run "$BENCH" --workload tree --files 150 --size 4K --strategy corrupt "${QUICK[@]}" --dir "$D" --out "$T/r3"
 expect_eq corrupt_rc "$RC" 1
