@@ -108,7 +108,7 @@ int main(void)
 
 	history_file(hsynth_path("newer.sqlite"));
 	sql_file(hsynth_path("newer.sqlite"), "PRAGMA user_version = 99");
-	refused("newer.sqlite", "history schema version 99 is newer than this bench's 3; use a newer bench");
+	refused("newer.sqlite", "history schema version 99 is newer than this bench's 4; use a newer bench");
 
 	history_file(hsynth_path("damaged.sqlite"));
 	f = fopen(hsynth_path("damaged.sqlite"), "r+b");

@@ -277,6 +277,13 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 		len += (size_t)snprintf(out + len, n - len, " threads %s", c->id[CID_THREADS]);
 	if (len < n && strcmp(c->id[CID_QUEUE_DEPTH], "0"))
 		len += (size_t)snprintf(out + len, n - len, " qd %s", c->id[CID_QUEUE_DEPTH]);
+	if (len < n && strcmp(c->id[CID_FILES], "0")) {
+		if (strcmp(c->id[CID_FILE_SIZE], "src"))
+			format_bytes(c->id[CID_FILE_SIZE], buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "src");
+		len += (size_t)snprintf(out + len, n - len, " %s x %s", c->id[CID_FILES], buf);
+	}
 	for (size_t j = 0, k = 0; j < CHECKSET_NENV && len < n; j++)
 		if ((c->env_varies & (1u << j)) && *c->env[j])
 			len += (size_t)snprintf(out + len, n - len, "%s%s", k++ ? ", " : " on ",

@@ -18,6 +18,7 @@ static void options_defaults(struct bench_opts *o)
 	o->max_runs = 10;
 	o->cache_warm = true;
 	o->seed = 1;
+	o->files = 2000;
 	o->syscount = SYSCOUNT_AUTO;
 	o->format = FORMAT_TABLE;
 	paths_dataset_dir(default_dir, sizeof(default_dir));
@@ -83,6 +84,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	case OPT_WARMUP: o->warmup = (unsigned)v->u; break;
 	case OPT_QUEUE_DEPTH: o->queue_depth = (unsigned)v->u; break;
 	case OPT_THREADS: o->threads = (unsigned)v->u; break;
+	case OPT_FILES: o->files = v->u; break;
 	case OPT_CACHE:
 		o->cache_warm = v->choice != 1;
 		o->cache_cold = v->choice != 0;

@@ -20,7 +20,8 @@ struct bench_opts {
 	struct str_list workloads;	/* empty: copy (or all with --all) */
 	struct str_list strategies;	/* empty: every strategy/channel */
 	struct str_list datasets;	/* empty: each workload's default */
-	struct u64_list sizes;		/* empty: 64M */
+	struct u64_list sizes;		/* empty: 64M (tree: 4K per file) */
+	uint64_t files;			/* tree: files in a generated tree */
 	struct u64_list buffers;	/* empty: each strategy's default */
 	struct u64_list batch_lines;	/* empty: the seed matrix */
 	uint64_t part_size;
@@ -45,7 +46,7 @@ struct bench_opts {
 	const char *out;
 	struct str_list fs;		/* bench --fs: filesystems to run on */
 	uint64_t fs_size;		/* 0: sized from the plan */
-	const char *source;		/* --source: the user's file, copy workload */
+	const char *source;		/* --source: the user's file (copy) or folder (tree) */
 	const char *export_json;	/* --export-*: the summary, beside the table */
 	const char *export_csv;
 	const char *export_markdown;

@@ -102,6 +102,9 @@ static const struct plot_field {
 	{ "user_ns", offsetof(struct plot_row, user_ns), false },
 	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },
 	{ "class", offsetof(struct plot_row, cls), false },
+	{ "files", offsetof(struct plot_row, files), false },
+	{ "file_size", offsetof(struct plot_row, file_size), false },
+	{ "files_per_s", offsetof(struct plot_row, files_per_s), false },
 };
 #define PLOT_NFIELDS (sizeof(plot_fields) / sizeof(plot_fields[0]))
 

@@ -47,6 +47,9 @@ struct plot_row {
 	double median_ns, min_ns, max_ns;
 	double spm;		/* syscalls per MiB, 0 when not counted */
 	double user_ns, sys_ns;
+	uint64_t files;		/* trees: files; 0 elsewhere or in older results */
+	const char *file_size;	/* trees: bytes per file or "src"; "" or "0" elsewhere */
+	double files_per_s;	/* trees */
 	bool ok;		/* status ok and a median to show */
 	size_t env;		/* index in plot_ctx.envs */
 };

@@ -58,6 +58,19 @@ static void get_syscalls_per_mib(const struct col_row *x, struct col_value *v)
 		v->d = (double)x->c->counts.total / ((double)x->c->spec.size / MIB);
 }
 
+static void get_files_per_s(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->c->spec.files || x->sum->files_per_s <= 0;
+	v->d = x->sum->files_per_s;
+}
+
+static void get_syscalls_per_file(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->c->counts.valid || !x->c->spec.files;
+	if (!v->empty)
+		v->d = (double)x->c->counts.total / (double)x->c->spec.files;
+}
+
 static void get_pct_of_limit(const struct col_row *x, struct col_value *v)
 {
 	v->empty = x->sum->pct_of_limit < 0;
@@ -123,12 +136,24 @@ static void get_method(const struct col_row *x, struct col_value *v)
 	v->s = x->c->counts.method;
 }
 
+/* A tree's size per file: bytes, or "src" (the mix); "0" for other workloads. */
+static void get_file_size(const struct col_row *x, struct col_value *v)
+{
+	uint64_t fs = x->c->spec.file_size;
+
+	if (fs == DATASET_SIZE_SRC)
+		snprintf(v->buf, sizeof(v->buf), "src");
+	else
+		snprintf(v->buf, sizeof(v->buf), "%" PRIu64, x->c->spec.files ? fs : 0);
+	v->s = v->buf;
+}
+
 /* -------------------------------------------------------- the table -- */
 
 static const struct column id_cols[COL_NIDS] = {
-	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, or `limit` for the machine-limit rows", .get = get_workload },
+	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, `tree`, or `limit` for the machine-limit rows", .get = get_workload },
 	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
-	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `file` for the user's file of `--source` (its path is in meta.json)", .get = get_dataset },
+	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `tree` for a generated tree; `file` and `dir` for the user's file or folder of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
 	[CID_CACHE] = { "cache", COL_STR, 0, false, ROLE_ID, "", "`warm` or `cold`", .get = get_cache },
@@ -137,6 +162,8 @@ static const struct column id_cols[COL_NIDS] = {
 	[CID_FSYNC] = { "fsync", COL_U64, 0, false, ROLE_ID, "", "1 when fdatasync of the output is inside the timed region", SPEC(fsync) },
 	[CID_THREADS] = { "threads", COL_U64, 0, false, ROLE_ID, "", "`--threads` of a strategy that takes it (parallel; 0 = one per online CPU); 0 for the others", SPEC(threads) },
 	[CID_QUEUE_DEPTH] = { "queue_depth", COL_U64, 0, false, ROLE_ID, "", "`--queue-depth` of a strategy that takes it (io_uring; 0 = its default); 0 for the others", SPEC(queue_depth) },
+	[CID_FILES] = { "files", COL_U64, 0, false, ROLE_ID, "", "tree: regular files in the source tree (`--files`); 0 for the other workloads", SPEC(files) },
+	[CID_FILE_SIZE] = { "file_size", COL_STR, 0, false, ROLE_ID, "bytes", "tree: each file's size (`--size`), or `src` for the source-tree mix; 0 for the other workloads (`size_bytes` of a tree is all its files' bytes)", .get = get_file_size },
 };
 
 static const struct column summary_cols[] = {
@@ -157,6 +184,8 @@ static const struct column summary_cols[] = {
 	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`", .get = get_class },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
+	{ "files_per_s", COL_DBL, 1, true, ROLE_MEASURE, "1/s", "tree: files / median; empty for the other workloads", .get = get_files_per_s },
+	{ "syscalls_per_file", COL_DBL, 3, true, ROLE_MEASURE, "", "tree: syscalls of the counting run / files; empty for the other workloads", .get = get_syscalls_per_file },
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time inside the clock (runs.csv)", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time inside the clock (runs.csv)", SUM(sys_ns) },
 	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },

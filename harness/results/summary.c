@@ -32,7 +32,8 @@ bool case_same_cell(const struct bench_case *a, const struct bench_case *b)
 {
 	return a->spec.wl == b->spec.wl && a->spec.ds->kind == b->spec.ds->kind &&
 	       a->spec.size == b->spec.size && a->cache == b->cache &&
-	       a->spec.part_size == b->spec.part_size;
+	       a->spec.part_size == b->spec.part_size && a->spec.files == b->spec.files &&
+	       a->spec.file_size == b->spec.file_size;
 }
 
 bool case_same_group(const struct bench_case *a, const struct bench_case *b)
@@ -177,8 +178,10 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 		s->sys_ns = stats_median(y, n);
 		s->outliers = mark_outliers(c, &s->st);
 	}
-	if (s->st.median > 0)
+	if (s->st.median > 0) {
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);
+		s->files_per_s = (double)c->spec.files / (s->st.median / 1e9);
+	}
 	s->cls = case_class_of(c);
 	free(w);
 	free(u);

@@ -30,6 +30,7 @@ struct case_summary {
 	size_t counted;		/* verified and not retried: the statistics' */
 	size_t outliers;	/* counted runs far from the median */
 	double mib_per_s;	/* size / median */
+	double files_per_s;	/* trees: files / median; 0 elsewhere */
 	enum case_class cls;
 	double ratio;		/* median / fastest page-cache median of its
 				 * group; 0: not ranked (another class) */

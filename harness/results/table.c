@@ -45,11 +45,18 @@ static int row_cmp(const void *a, const void *b)
 
 static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
-	char size[32], part[32];
+	char size[32], part[32], each[64];
+	bool tree = c->spec.files;
 
 	format_size(c->spec.size, size, sizeof(size));
-	fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
-		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	if (tree) {
+		dataset_size_name(c->spec.ds, each, sizeof(each));
+		fprintf(f, "\n%s · %s · %s (%s in all) · %s cache", c->spec.wl->name,
+			dataset_kind_name(c->spec.ds->kind), each, size, cache_mode_name(c->cache));
+	} else {
+		fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
+			dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	}
 	if (c->spec.part_size) {
 		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
@@ -59,9 +66,14 @@ static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 	if (capped)
 		fprintf(f, " · per-line cases on %s whatever --size: their MiB/s does not depend on size",
 			size);
-	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
-		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
-		"syscalls", "per MiB", "%limit", "verified", "noise");
+	if (tree)
+		fprintf(f, "\n  %-16s %7s %8s %10s %19s %6s %6s %8s %9s %8s %8s %s\n",
+			"strategy", "buffer", "files/s", "MiB/s", "min-max MiB/s", "CV", "rCV",
+			"xfastest", "syscalls", "per file", "verified", "noise");
+	else
+		fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
+			"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
+			"syscalls", "per MiB", "%limit", "verified", "noise");
 }
 
 /* Counted runs whose output crossed the dirty-background threshold. */
@@ -112,7 +124,9 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		snprintf(per, sizeof(per), "-");
 	} else if (c->counts.valid) {
 		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
-		if (c->spec.size)
+		if (c->spec.files)
+			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / (double)c->spec.files);
+		else if (c->spec.size)
 			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->spec.size / MIB));
 	}
 	if (s->pct_of_limit > 100.5)
@@ -129,6 +143,12 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	if (c->state == CASE_FAILED) {
 		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
 			buf, batch, s->verified, c->nruns, c->why);
+		return;
+	}
+	if (c->spec.files) {
+		fprintf(f, "  %-16s %7s %8.0f %10.1f %19s %5.1f%% %5.1f%% %8s %9s %8s %8s %5s%s\n",
+			c->spec.variant, buf, s->files_per_s, s->mib_per_s, range, 100.0 * s->st.cv,
+			100.0 * s->st.rcv, ratio, sc, per, runs, noise, note);
 		return;
 	}
 	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %5.1f%% %8s %9s %8s %7s %8s %5s%s\n",
