@@ -25,6 +25,7 @@
 #include "dataset.h"
 #include "strategy.h"
 
+struct bench_command;
 struct channel;
 struct workload;
 
@@ -37,6 +38,13 @@ struct case_spec {
 	const char *variant;			/* strategy, channel or own variant */
 	const struct copy_strategy *strategy;	/* strategy workloads */
 	const struct channel *channel;		/* WORKLOAD_CHANNELS */
+	/* WORKLOAD_COMMANDS: a program the harness runs instead of the
+	 * workload's setup/run/teardown (its prepare, verify, inspect and
+	 * remove_output stay the workload's); NULL for the other rows. */
+	const struct bench_command *command;
+	/* The command's template for this source (a file's or a tree's),
+	 * chosen before its first run: its identity with the name. */
+	const char *command_line;
 	struct dataset *ds;			/* shared between cases */
 	uint64_t size;
 	size_t buffer;
@@ -88,6 +96,11 @@ enum workload_flags {
 	WORKLOAD_UNCOUNTED = 1u << 5,
 	/* Runs on more than one CPU whatever the variant (two processes). */
 	WORKLOAD_MULTI_CPU = 1u << 6,
+	/* What run() does, an outside program can do: read the source path
+	 * and create the output at the dst path (a file, or a folder when
+	 * the source is one). `--command` rows run for it, timed as whole
+	 * processes by the harness; verify() judges their output. */
+	WORKLOAD_COMMANDS = 1u << 7,
 };
 
 /* What a limit row bounds (WORKLOAD_LIMITS variants). */

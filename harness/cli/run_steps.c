@@ -484,6 +484,7 @@ int run_prepare(struct runner *r)
 	if (!o->quiet)
 		warn_writeback(r);
 	dataset_stop = &interrupt_signal;
+	syscount_stop = &interrupt_signal;
 	t0 = runner_now_ns();
 	ret = ensure_datasets(r);
 	r->costs.generate_ns += runner_now_ns() - t0;

@@ -41,12 +41,14 @@ enum col_role { ROLE_ID, ROLE_MEASURE, ROLE_ENV };
  */
 enum col_id {
 	CID_WORKLOAD, CID_STRATEGY, CID_DATASET, CID_SIZE, CID_BUFFER, CID_CACHE,
-	CID_BATCH, CID_PART, CID_FSYNC, CID_THREADS, CID_QUEUE_DEPTH,
+	CID_BATCH, CID_PART, CID_FSYNC, CID_THREADS, CID_QUEUE_DEPTH, CID_COMMAND,
 	COL_NIDS
 };
-/* Files written before threads and queue_depth identified a case have only
- * the columns before them; readers take the missing ones as "0". */
+/* Files written before threads, queue_depth and command identified a case
+ * have only the columns before them; readers take the missing ones as
+ * columns_id_absent() says ("0", or "" for command). */
 #define COL_NIDS_FIRST CID_THREADS
+const char *columns_id_absent(enum col_id id);
 
 /* Everything one row of one file is written from; unused members NULL. */
 struct col_row {
