@@ -83,9 +83,9 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 {
 	size_t over = runs_over_threshold(c);
 
-	if (over && s->cls == CLASS_PAGE_CACHE) {
-		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock",
-			 over, s->counted);
+	if (over && (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_COMMAND)) {
+		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock%s",
+			 over, s->counted, s->cls == CLASS_COMMAND ? "; whole process" : "");
 		return;
 	}
 	if (s->cls == CLASS_COMMAND)

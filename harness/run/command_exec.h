@@ -5,10 +5,10 @@
  * setup (untimed): the template split into words with the run's paths, the
  * command's stdin and stdout on /dev/null, its stderr into a memory file,
  * the timeout armed (SIGALRM, repeating so that none is missed).
- * run (timed, counted): fork, exec in a process group of its own, wait. The
- * clock therefore holds the fork, the program's whole life (loader,
- * start-up, its copy, exit) and the wait: a whole process, as hyperfine
- * times it. A command that exits non-zero or dies fails with its status and
+ * run (timed, counted): posix_spawnp (a vfork-like clone, then exec) in a
+ * process group of its own, wait. The clock therefore holds the spawn, the
+ * program's whole life (loader, start-up, its copy, exit) and the wait: a
+ * whole process, as hyperfine times it. A command that exits non-zero or dies fails with its status and
  * the first line of its stderr; one that outlives the timeout is killed
  * with its whole process group.
  * teardown (untimed): the timeout disarmed, whatever is left of the

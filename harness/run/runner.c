@@ -158,16 +158,37 @@ static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 }
 
 /*
- * Lets the flusher finish writing back what earlier runs (or anything else)
- * left, so that no run pays for another's writeback; records what was
- * pending when this run starts, and whether its output will cross the
- * dirty-background threshold (writeback inside the clock).
+ * Writes back the dirty data and inodes of the output's filesystem
+ * (syncfs, which waits for it): what earlier runs left there, the removal
+ * of their outputs included. Returns how long it took.
  */
-static void settle_writeback(const struct bench_case *c, struct run_result *res)
+static uint64_t sync_output_fs(const char *dir)
+{
+	uint64_t t0 = runner_now_ns();
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+	return runner_now_ns() - t0;
+}
+
+/*
+ * Makes the output's filesystem clean (syncfs) and lets the flusher finish
+ * writing back what anything else left, so that no run pays for another's
+ * writeback (many small files leave dirty inodes and journal work behind,
+ * not only pages); records how long the syncfs took, what was pending when
+ * this run starts, and whether its output will cross the dirty-background
+ * threshold (writeback inside the clock).
+ */
+static void settle_writeback(const struct runner *r, const struct bench_case *c,
+			     struct run_result *res)
 {
 	uint64_t limit = memstate_background_threshold();
 	struct memstate m;
 
+	res->syncfs_ns = sync_output_fs(c->workdir ? c->workdir : r->workdir);
 	memstate_wait_writeback(WRITEBACK_WAIT_MS, &m);
 	res->dirty_kb = m.dirty_kb;
 	res->writeback_kb = m.writeback_kb;
@@ -187,8 +208,12 @@ static void note_disturbance(struct runner *r, const struct disturb_probe *start
 	const struct disturb_probe *before = r->seq > 1 ? &r->last_probe : start;
 
 	res->reported_kib = end->reported_kib < 0 ? -1 : end->reported_kib - before->reported_kib;
-	if (ch->reported)
+	if (ch->reported) {
 		res->disturbed = disturb_judge(&ch->d0, &ch->d1);
+		if (ch->d1.written_pages > ch->d0.written_pages)
+			res->written_kb = (ch->d1.written_pages - ch->d0.written_pages) *
+					  (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	}
 	res->disturbed |= disturb_test_mark(r->o->seed, res->seq);
 	r->last_probe = *end;
 }
@@ -300,7 +325,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (err)
 		return err;
 	cs.cached = runner_now_ns();
-	settle_writeback(c, res);
+	settle_writeback(r, c, res);
 	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
