@@ -179,7 +179,7 @@ static void tree_remove_output(const struct case_spec *c, const char *dst)
 const struct workload workload_tree = {
 	.name = "tree",
 	.description = "a folder of many files to a new folder, file by file with each strategy or with a tree method",
-	.flags = WORKLOAD_TREE,
+	.flags = WORKLOAD_TREE | WORKLOAD_COMMANDS,
 	.default_dataset = DATASET_TREE,
 	.default_size = 4096,
 	.own_variants = tree_variants,

@@ -41,6 +41,16 @@ static void get_workload(const struct col_row *x, struct col_value *v)
 	v->s = x->c->spec.wl->name;
 }
 
+static void get_command(const struct col_row *x, struct col_value *v)
+{
+	v->s = x->c->spec.command_line ? x->c->spec.command_line : "";
+}
+
+const char *columns_id_absent(enum col_id id)
+{
+	return id == CID_COMMAND ? "" : "0";
+}
+
 static void get_dataset(const struct col_row *x, struct col_value *v)
 {
 	v->s = dataset_kind_name(x->c->spec.ds->kind);
@@ -152,7 +162,7 @@ static void get_file_size(const struct col_row *x, struct col_value *v)
 
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, `tree`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split, tree), tree method (tree) or channel (transform), or the name of a `--command`; for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
 	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `tree` for a generated tree; `file` and `dir` for the user's file or folder of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
@@ -164,6 +174,7 @@ static const struct column id_cols[COL_NIDS] = {
 	[CID_QUEUE_DEPTH] = { "queue_depth", COL_U64, 0, false, ROLE_ID, "", "`--queue-depth` of a strategy that takes it (io_uring; 0 = its default); 0 for the others", SPEC(queue_depth) },
 	[CID_FILES] = { "files", COL_U64, 0, false, ROLE_ID, "", "tree: regular files in the source tree (`--files`); 0 for the other workloads", SPEC(files) },
 	[CID_FILE_SIZE] = { "file_size", COL_STR, 0, false, ROLE_ID, "bytes", "tree: each file's size (`--size`), or `src` for the source-tree mix; 0 for the other workloads (`size_bytes` of a tree is all its files' bytes)", .get = get_file_size },
+	[CID_COMMAND] = { "command", COL_STR, 0, false, ROLE_ID, "", "a `--command` row: the template it ran, with `{src}` and `{dst}` (its name is in `strategy`); empty for the other rows", .get = get_command },
 };
 
 static const struct column summary_cols[] = {
@@ -180,8 +191,8 @@ static const struct column summary_cols[] = {
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
 	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
-	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone)", .get = get_ratio },
-	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`", .get = get_class },
+	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the page-cache copies too, which it never paces", .get = get_ratio },
+	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`, `command` (a `--command`: a whole process, its start-up inside the clock)", .get = get_class },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
 	{ "files_per_s", COL_DBL, 1, true, ROLE_MEASURE, "1/s", "tree: files / median; empty for the other workloads", .get = get_files_per_s },

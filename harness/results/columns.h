@@ -37,13 +37,15 @@ enum col_file { COLFILE_RUNS, COLFILE_SUMMARY, COLFILE_SYSCALLS, COLFILE_COUNT }
 enum col_id {
 	CID_WORKLOAD, CID_STRATEGY, CID_DATASET, CID_SIZE, CID_BUFFER, CID_CACHE,
 	CID_BATCH, CID_PART, CID_FSYNC, CID_THREADS, CID_QUEUE_DEPTH,
-	CID_FILES, CID_FILE_SIZE,
+	CID_FILES, CID_FILE_SIZE, CID_COMMAND,
 	COL_NIDS
 };
-/* Files written before threads and queue_depth (then files and file_size)
- * identified a case have only the columns before them; readers take the
- * missing ones as "0". */
+/* Files written before threads and queue_depth (then files, file_size and
+ * command) identified a case have only the columns before them; readers
+ * take the missing ones as columns_id_absent() says ("0", or "" for
+ * command). */
 #define COL_NIDS_FIRST CID_THREADS
+const char *columns_id_absent(enum col_id id);
 
 struct col_file_info {
 	const char *name;	/* "runs.csv" */

@@ -82,6 +82,8 @@ const struct column run_columns[] = {
 	{ "start_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "when the run began, since the invocation's first run", RUN(start_ns) },
 	{ "dirty_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "dirty page-cache memory of the machine just before the run (/proc/meminfo Dirty)", RUN(dirty_kb) },
 	{ "writeback_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "memory under writeback just before the run, after waiting for it to end (/proc/meminfo Writeback)", RUN(writeback_kb) },
+	{ "syncfs_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "the syncfs of the output's filesystem before the run, outside the clock: the dirty data and inodes earlier runs left there, written back and waited for", RUN(syncfs_ns) },
+	{ "written_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "pages written back inside the clock, machine-wide (/proc/vmstat nr_written): the run's own writeback, or another process's", RUN(written_kb) },
 	{ "over_dirty_threshold", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output plus the dirty memory at the run's start exceed the kernel's dirty-background threshold: writeback ran inside the clock", RUN(over_threshold) },
 	{ "output_blocks", COL_U64, 0, false, ROLE_MEASURE, "512 B", "blocks allocated to the verified output, all its files (st_blocks): an output with holes fails verification unless it is a clone (SEEK_HOLE)", RUN(output_blocks) },
 	{ "cpu_wait_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread waited for a CPU inside the clock (schedstat)", RUN(cpu_wait_ns) },
