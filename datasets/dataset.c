@@ -385,10 +385,22 @@ static int gen_content(struct gen_ctx *g)
 /* Public: names and generation                                        */
 /* ------------------------------------------------------------------ */
 
+void dataset_fill_stream(uint64_t seed, uint64_t stream, void *buf, size_t len)
+{
+	struct xoshiro x;
+
+	xoshiro_seed_block(&x, seed, DATASET_TREE, stream);
+	fill_random(&x, buf, len);
+}
+
 const char *dataset_kind_name(enum dataset_kind kind)
 {
 	if (kind == DATASET_FILE)
 		return "file";
+	if (kind == DATASET_TREE)
+		return "tree";
+	if (kind == DATASET_DIR)
+		return "dir";
 	if ((unsigned)kind >= DATASET_KIND_COUNT)
 		return "unknown";
 	return dataset_kind_names[kind];
@@ -407,6 +419,14 @@ int dataset_kind_parse(const char *name, enum dataset_kind *out)
 
 void dataset_file_name(const struct dataset *d, char *out, size_t n)
 {
+	if (d->kind == DATASET_TREE) {
+		if (d->size == DATASET_SIZE_SRC)
+			snprintf(out, n, "tree-%" PRIu64 "xsrc-s%" PRIu64, d->files, d->seed);
+		else
+			snprintf(out, n, "tree-%" PRIu64 "x%" PRIu64 "-s%" PRIu64,
+				 d->files, d->size, d->seed);
+		return;
+	}
 	snprintf(out, n, "%s-%" PRIu64 "-s%" PRIu64 ".dat",
 		 dataset_kind_name(d->kind), d->size, d->seed);
 }
@@ -490,10 +510,11 @@ struct manifest {
 	uint64_t hash;
 	uint64_t mtime_ns;
 	uint64_t format;
+	uint64_t files;		/* trees only */
 	unsigned fields;	/* bit per key seen */
 };
 
-#define MANIFEST_ALL_FIELDS 0x3fu
+#define MANIFEST_ALL_FIELDS 0x3fu	/* every file dataset's key */
 
 static uint64_t stat_mtime_ns(const struct stat *st)
 {
@@ -505,10 +526,10 @@ static uint64_t stat_mtime_ns(const struct stat *st)
 static void manifest_parse_line(struct manifest *m, const char *line)
 {
 	static const char *const keys[] = {
-		"kind", "size", "seed", "xxh3", "mtime_ns", "format",
+		"kind", "size", "seed", "xxh3", "mtime_ns", "format", "files",
 	};
 	uint64_t *const slots[] = {
-		NULL, &m->size, &m->seed, &m->hash, &m->mtime_ns, &m->format,
+		NULL, &m->size, &m->seed, &m->hash, &m->mtime_ns, &m->format, &m->files,
 	};
 	size_t klen = strcspn(line, "=");
 	const char *v = line + klen + 1;
@@ -543,7 +564,7 @@ static int manifest_read(const char *path, struct manifest *m)
 	while (fgets(line, sizeof(line), f))
 		manifest_parse_line(m, line);
 	fclose(f);
-	return m->fields == MANIFEST_ALL_FIELDS ? 0 : -EINVAL;
+	return (m->fields & MANIFEST_ALL_FIELDS) == MANIFEST_ALL_FIELDS ? 0 : -EINVAL;
 }
 
 /* Writes the manifest through a temporary file too: all or nothing. */
@@ -567,6 +588,8 @@ static int manifest_write(const char *path, const struct dataset *d,
 		dataset_kind_name(d->kind), d->size, d->seed);
 	fprintf(f, "xxh3=%016" PRIx64 "\nmtime_ns=%" PRIu64 "\nformat=%d\n",
 		d->hash, mtime_ns, DATASET_FORMAT);
+	if (d->kind == DATASET_TREE)
+		fprintf(f, "files=%" PRIu64 "\n", d->files);
 	if (ferror(f))
 		ret = -EIO;
 	if (fclose(f) && !ret)
@@ -590,6 +613,16 @@ static int dataset_matches(struct dataset *d, const char *manifest_path)
 	if (strcmp(m.kind, dataset_kind_name(d->kind)) || m.size != d->size ||
 	    m.seed != d->seed || m.format != DATASET_FORMAT)
 		return 0;
+	if (d->kind == DATASET_TREE) {
+		uint64_t stamp;
+
+		if (m.files != d->files || lstat(d->path, &st) || !S_ISDIR(st.st_mode) ||
+		    tree_stamp(d->path, &stamp) || stamp != m.mtime_ns)
+			return 0;
+		d->hash = m.hash;
+		d->total = tree_total_size(d->size, d->files, d->seed);
+		return 1;
+	}
 	if (stat(d->path, &st) || !S_ISREG(st.st_mode) ||
 	    (uint64_t)st.st_size != d->size || stat_mtime_ns(&st) != m.mtime_ns)
 		return 0;
@@ -627,8 +660,10 @@ int dataset_foreign(const struct dataset *d, const char *dir, char *path, size_t
 	ours = manifest_read(manifest, &m) == 0 &&
 	       strcmp(m.kind, dataset_kind_name(d->kind)) == 0 &&
 	       m.size == d->size && m.seed == d->seed;
+	if (d->kind == DATASET_TREE)
+		ours = ours && m.files == d->files;
 	if (lstat(path, &st) == 0)	/* the data file: ours and regular */
-		return !ours || !S_ISREG(st.st_mode);
+		return !ours || !(d->kind == DATASET_TREE ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
 	if (lstat(manifest, &st) == 0 && !ours) {	/* a stranger's .manifest */
 		snprintf(path, n, "%s", manifest);
 		return 1;
@@ -643,7 +678,7 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 	struct stat st;
 	int ret;
 
-	if ((unsigned)d->kind >= DATASET_KIND_COUNT)
+	if ((unsigned)d->kind >= DATASET_KIND_COUNT && d->kind != DATASET_TREE)
 		return -EINVAL;
 	ret = dataset_mkdirs(dir);
 	if (ret)
@@ -667,9 +702,20 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 		return -EEXIST;
 	if (unlink(manifest) && errno != ENOENT)
 		return -errno;
-	ret = dataset_generate(d->kind, d->size, d->seed, d->path, &d->hash);
+	if (d->kind == DATASET_TREE) {
+		ret = tree_remove(d->path);	/* ours, by its manifest, but changed */
+		ret = ret ? ret : tree_generate(d, d->path);
+	} else {
+		ret = dataset_generate(d->kind, d->size, d->seed, d->path, &d->hash);
+	}
 	if (ret)
 		return ret;
+	if (d->kind == DATASET_TREE) {
+		uint64_t stamp;
+
+		ret = tree_stamp(d->path, &stamp);
+		return ret ? ret : manifest_write(manifest, d, stamp);
+	}
 	if (stat(d->path, &st))
 		return -errno;
 	return manifest_write(manifest, d, stat_mtime_ns(&st));
@@ -699,15 +745,30 @@ static int dataset_clean_one(const char *dir, const char *manifest_name,
 	struct stat st;
 
 	snprintf(manifest, sizeof(manifest), "%s/%s", dir, manifest_name);
-	if (manifest_read(manifest, &m) || dataset_kind_parse(m.kind, &d.kind))
+	if (manifest_read(manifest, &m))
+		return 0;
+	if (!strcmp(m.kind, dataset_kind_name(DATASET_TREE)))
+		d.kind = DATASET_TREE;
+	else if (dataset_kind_parse(m.kind, &d.kind))
 		return 0;
 	d.size = m.size;
 	d.seed = m.seed;
+	d.files = m.files;
 	dataset_file_name(&d, name, sizeof(name));
 	if (strlen(manifest_name) != strlen(name) + 9 || strncmp(manifest_name, name, strlen(name)))
 		return 0;	/* it does not name its own file: not bench's */
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (lstat(path, &st) == 0) {
+	if (d.kind == DATASET_TREE && lstat(path, &st) == 0) {
+		uint64_t stamp = 0;
+
+		if (!S_ISDIR(st.st_mode) || tree_stamp(path, &stamp) || stamp != m.mtime_ns) {
+			fn(path, 0, "changed since bench made it", arg);
+			return 0;
+		}
+		if (tree_remove(path))
+			return 0;
+		fn(path, tree_total_size(m.size, m.files, m.seed), NULL, arg);
+	} else if (lstat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != m.size ||
 		    stat_mtime_ns(&st) != m.mtime_ns) {
 			fn(path, (uint64_t)st.st_size, "changed since bench made it", arg);

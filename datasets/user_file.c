@@ -102,6 +102,8 @@ int dataset_file_changed(const struct dataset *d, char *what, size_t n)
 	uint64_t hash;
 	int fd, err;
 
+	if (d->kind == DATASET_DIR)
+		return dataset_dir_changed(d, what, n);
 	fd = open(d->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		err = -errno;

@@ -14,6 +14,7 @@ const struct workload *const workload_table[] = {
 	&workload_copy,
 	&workload_split,
 	&workload_transform,
+	&workload_tree,
 	&workload_limit,
 };
 

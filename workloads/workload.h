@@ -25,6 +25,7 @@
 #include "dataset.h"
 #include "strategy.h"
 
+struct bench_command;
 struct channel;
 struct workload;
 
@@ -37,8 +38,18 @@ struct case_spec {
 	const char *variant;			/* strategy, channel or own variant */
 	const struct copy_strategy *strategy;	/* strategy workloads */
 	const struct channel *channel;		/* WORKLOAD_CHANNELS */
+	/* WORKLOAD_COMMANDS: a program the harness runs instead of the
+	 * workload's setup/run/teardown (its prepare, verify, inspect and
+	 * remove_output stay the workload's); NULL for the other rows. */
+	const struct bench_command *command;
+	/* The command's template for this source (a file's or a tree's),
+	 * chosen before its first run: its identity with the name. */
+	const char *command_line;
 	struct dataset *ds;			/* shared between cases */
-	uint64_t size;
+	uint64_t size;		/* bytes copied: a tree's are all its files' */
+	uint64_t files;		/* WORKLOAD_TREE: files in the tree; else 0 */
+	uint64_t file_size;	/* WORKLOAD_TREE: each file's size, or
+				 * DATASET_SIZE_SRC (the source-tree mix) */
 	size_t buffer;
 	unsigned batch_lines;	/* channels: 0 = buffer-sized batches */
 	uint64_t part_size;	/* WORKLOAD_PARTS */
@@ -88,6 +99,19 @@ enum workload_flags {
 	WORKLOAD_UNCOUNTED = 1u << 5,
 	/* Runs on more than one CPU whatever the variant (two processes). */
 	WORKLOAD_MULTI_CPU = 1u << 6,
+	/*
+	 * Its source and output are trees of files (a folder): the dataset is a
+	 * tree of --files files of --size each (the size of each file, or
+	 * `src`), the output a folder; the cache state is set and checked over
+	 * every file. Its own variants (tree methods) are planned beside the
+	 * strategies, with the knobs their flags name.
+	 */
+	WORKLOAD_TREE = 1u << 7,
+	/* What run() does, an outside program can do: read the source path
+	 * and create the output at the dst path (a file, or a folder when
+	 * the source is one). `--command` rows run for it, timed as whole
+	 * processes by the harness; verify() judges their output. */
+	WORKLOAD_COMMANDS = 1u << 8,
 };
 
 /* What a limit row bounds (WORKLOAD_LIMITS variants). */
@@ -104,6 +128,8 @@ enum variant_flags {
 	VARIANT_MULTI_CPU = 1u << 1,	/* runs on every CPU */
 	/* The row `bench check --vs memcpy` divides by (one per size). */
 	VARIANT_REFERENCE = 1u << 2,
+	VARIANT_THREADS = 1u << 3,	/* takes --threads */
+	VARIANT_QUEUE_DEPTH = 1u << 4,	/* takes --queue-depth */
 };
 
 /* A variant a workload brings itself (the limit rows). */
@@ -112,6 +138,9 @@ struct workload_variant {
 	const char *description;
 	unsigned flags;			/* enum variant_flags */
 	enum limit_kind bounds;
+	/* Can it run on files in dir? 0, or -errno with why. NULL: yes. */
+	int (*probe)(const struct workload_variant *v, const char *dir, char *why, size_t n);
+	const void *impl;		/* the workload's own (tree.h: a tree method) */
 };
 
 struct workload {
@@ -120,6 +149,9 @@ struct workload {
 	unsigned flags;			/* enum workload_flags */
 	/* Dataset kind used when the user names none. */
 	enum dataset_kind default_dataset;
+	/* Size it runs at unless --workload names it with --size: 0 for the
+	 * run's default (64M). A tree's is each file's size. */
+	uint64_t default_size;
 	/* Variants that are neither strategies nor channels, ended by a
 	 * zeroed entry; NULL for strategy and channel workloads. */
 	const struct workload_variant *own_variants;

@@ -81,9 +81,14 @@ static int plan_size(struct bench_opts *o, uint64_t *data, uint64_t *size)
 		return ret;
 	ret = plan_build(&r);
 	for (size_t i = 0; i < r.ndatasets; i++) {
-		total += r.datasets[i].size;
-		if (r.datasets[i].size > biggest)
-			biggest = r.datasets[i].size;
+		/* a tree: its bytes, and a block of slack per file (small files
+		 * fill whole blocks; inodes count too) */
+		uint64_t bytes = r.datasets[i].files ?
+			r.datasets[i].total + r.datasets[i].files * 4096 : r.datasets[i].size;
+
+		total += bytes;
+		if (bytes > biggest)
+			biggest = bytes;
 	}
 	run_free(&r);
 	if (ret) {

@@ -55,7 +55,7 @@ static int check_foreign_datasets(const struct runner *r)
 	for (size_t i = 0; i < r->ndatasets; i++) {
 		char path[PATH_MAX];
 
-		if (r->datasets[i].kind == DATASET_FILE ||
+		if (r->datasets[i].kind == DATASET_FILE || r->datasets[i].kind == DATASET_DIR ||
 		    !dataset_foreign(&r->datasets[i], r->o->dir, path, sizeof(path)))
 			continue;
 		fprintf(stderr, "bench: %s exists and was not made by bench (no manifest); move it away or choose another --dir\n",
@@ -144,12 +144,17 @@ static void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *bi
 		char name[PATH_MAX], path[PATH_MAX + 16];
 		struct stat st;
 
+		uint64_t bytes = d.files ? d.total : d.size;
+		bool made;
+
 		dataset_file_name(&d, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", r->o->dir, name);
-		if (d.kind != DATASET_FILE && (stat(path, &st) || (uint64_t)st.st_size != d.size))
-			*to_make += d.size;
-		if (d.size > *biggest)
-			*biggest = d.size;
+		made = d.kind == DATASET_FILE || d.kind == DATASET_DIR ||
+		       (!stat(path, &st) && (d.files ? S_ISDIR(st.st_mode) : (uint64_t)st.st_size == d.size));
+		if (!made)
+			*to_make += bytes;
+		if (bytes > *biggest)
+			*biggest = bytes;
 	}
 }
 
@@ -272,21 +277,21 @@ static int ensure_datasets(struct runner *r)
 {
 	for (size_t i = 0; i < r->ndatasets && !interrupt_signal; i++) {
 		struct dataset *d = &r->datasets[i];
-		char size[32];
+		char size[64];
 		int reused = 0, err;
 
-		if (d->kind == DATASET_FILE)
+		if (d->kind == DATASET_FILE || d->kind == DATASET_DIR)
 			continue;	/* the user's, hashed when planned */
-		format_size(d->size, size, sizeof(size));
+		dataset_size_name(d, size, sizeof(size));
 		if (r->progress.tty) {
-			char what[80];
+			char what[160];
 
 			snprintf(what, sizeof(what), "dataset %s %s: preparing", dataset_kind_name(d->kind), size);
 			progress_status(&r->progress, what);
 		}
 		err = dataset_ensure(d, r->o->dir, &reused);
 		if (!err && !reused)
-			r->costs.generated_bytes += d->size;
+			r->costs.generated_bytes += d->files ? d->total : d->size;
 		if (err == -EINTR && interrupt_signal)
 			break;
 		if (err) {
@@ -377,7 +382,7 @@ static int check_source_unchanged(const struct runner *r)
 	char what[160];
 
 	for (size_t i = 0; i < r->ndatasets; i++) {
-		if (r->datasets[i].kind != DATASET_FILE ||
+		if ((r->datasets[i].kind != DATASET_FILE && r->datasets[i].kind != DATASET_DIR) ||
 		    !dataset_file_changed(&r->datasets[i], what, sizeof(what)))
 			continue;
 		fprintf(stderr, "bench: --source '%s' changed during the run (%s): no results kept\n",
@@ -484,6 +489,7 @@ int run_prepare(struct runner *r)
 	if (!o->quiet)
 		warn_writeback(r);
 	dataset_stop = &interrupt_signal;
+	syscount_stop = &interrupt_signal;
 	t0 = runner_now_ns();
 	ret = ensure_datasets(r);
 	r->costs.generate_ns += runner_now_ns() - t0;
@@ -595,10 +601,12 @@ static void dry_print_cases(const struct runner *r)
 			format_size(c->spec.buffer, buf, sizeof(buf));
 		if (c->spec.channel)
 			snprintf(batch, sizeof(batch), "%u", c->spec.batch_lines);
-		printf("%-10s %-20s %8s %8s %6s %-5s %s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
+		printf("%-10s %-20s %8s %8s %6s %-5s %s%s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
 		       batch, cache_mode_name(c->cache),
 		       c->state == CASE_UNAVAILABLE ? "unavailable: " : "will run",
-		       c->state == CASE_UNAVAILABLE ? c->why : "");
+		       c->state == CASE_UNAVAILABLE ? c->why : "",
+		       c->state != CASE_UNAVAILABLE && c->spec.command ?
+		       " (a command: its form for the source, a file's or a tree's, is chosen when it runs)" : "");
 	}
 }
 

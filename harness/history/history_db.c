@@ -96,8 +96,9 @@ bool history_case_cols_agree(char *why, size_t n)
 
 /* ------------------------------------------------------------ schema -- */
 
-/* bcase's identifying columns in versions 1 and 2 (history: never changes). */
+/* bcase's identifying columns in versions 1 and 2, and 3 (history: never changes). */
 #define HISTORY_V1_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync"
+#define HISTORY_V3_CASE_COLS HISTORY_V1_CASE_COLS ",threads,queue_depth"
 
 /* migration[v - 1] takes a file from version v - 1 to v. */
 static const char *const migration[HISTORY_SCHEMA_VERSION] = {
@@ -135,7 +136,7 @@ static const char *const migration[HISTORY_SCHEMA_VERSION] = {
 	" strategy TEXT NOT NULL, dataset TEXT NOT NULL, size_bytes TEXT NOT NULL,"
 	" buffer_bytes TEXT NOT NULL, cache TEXT NOT NULL, batch_lines TEXT NOT NULL,"
 	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, threads TEXT NOT NULL DEFAULT '0',"
-	" queue_depth TEXT NOT NULL DEFAULT '0', UNIQUE (" HISTORY_CASE_COLS "));"
+	" queue_depth TEXT NOT NULL DEFAULT '0', UNIQUE (" HISTORY_V3_CASE_COLS "));"
 	"INSERT INTO bcase3 (id, " HISTORY_V1_CASE_COLS ") SELECT id, " HISTORY_V1_CASE_COLS " FROM bcase;"
 	"CREATE TABLE sample3 (run_id INTEGER NOT NULL REFERENCES run(id),"
 	" case_id INTEGER NOT NULL REFERENCES bcase3(id), rep INTEGER NOT NULL,"
@@ -153,6 +154,33 @@ static const char *const migration[HISTORY_SCHEMA_VERSION] = {
 	"ALTER TABLE bcase3 RENAME TO bcase; ALTER TABLE sample3 RENAME TO sample;"
 	"ALTER TABLE syscall3 RENAME TO syscall; ALTER TABLE outcome3 RENAME TO outcome;"
 	"CREATE INDEX sample_by_case ON sample (case_id, run_id);",
+	/* v4: files and file_size identify a case (trees), and a --command
+	 * row's template (with its name, in strategy); made anew as in v3;
+	 * earlier cases copied no tree ('0') and ran no command (''). */
+	"CREATE TABLE bcase4 (id INTEGER PRIMARY KEY, workload TEXT NOT NULL,"
+	" strategy TEXT NOT NULL, dataset TEXT NOT NULL, size_bytes TEXT NOT NULL,"
+	" buffer_bytes TEXT NOT NULL, cache TEXT NOT NULL, batch_lines TEXT NOT NULL,"
+	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, threads TEXT NOT NULL DEFAULT '0',"
+	" queue_depth TEXT NOT NULL DEFAULT '0', files TEXT NOT NULL DEFAULT '0',"
+	" file_size TEXT NOT NULL DEFAULT '0', command TEXT NOT NULL DEFAULT '',"
+	" UNIQUE (" HISTORY_CASE_COLS "));"
+	"INSERT INTO bcase4 (id, " HISTORY_V3_CASE_COLS ") SELECT id, " HISTORY_V3_CASE_COLS " FROM bcase;"
+	"CREATE TABLE sample4 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase4(id), rep INTEGER NOT NULL,"
+	" wall_ns REAL NOT NULL, rel REAL, PRIMARY KEY (run_id, case_id, rep));"
+	"INSERT INTO sample4 SELECT run_id, case_id, rep, wall_ns, rel FROM sample;"
+	"CREATE TABLE syscall4 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase4(id), name TEXT NOT NULL,"
+	" count INTEGER NOT NULL, PRIMARY KEY (run_id, case_id, name));"
+	"INSERT INTO syscall4 SELECT run_id, case_id, name, count FROM syscall;"
+	"CREATE TABLE outcome4 (run_id INTEGER NOT NULL REFERENCES run(id),"
+	" case_id INTEGER NOT NULL REFERENCES bcase4(id), status TEXT NOT NULL,"
+	" class TEXT NOT NULL, verified_runs INTEGER NOT NULL, PRIMARY KEY (run_id, case_id));"
+	"INSERT INTO outcome4 SELECT run_id, case_id, status, class, verified_runs FROM outcome;"
+	"DROP TABLE sample; DROP TABLE syscall; DROP TABLE outcome; DROP TABLE bcase;"
+	"ALTER TABLE bcase4 RENAME TO bcase; ALTER TABLE sample4 RENAME TO sample;"
+	"ALTER TABLE syscall4 RENAME TO syscall; ALTER TABLE outcome4 RENAME TO outcome;"
+	"CREATE INDEX sample_by_case ON sample (case_id, run_id);",
 };
 
 #define RUN_V2 RUN_V1 ",build_type,meta_json"
@@ -167,12 +195,13 @@ static const struct {
 	const char *name;
 	const char *cols[HISTORY_SCHEMA_VERSION];
 } schema[] = {
-	{ "run", { RUN_V1, RUN_V2, RUN_V2 } },
-	{ "label", { "run_id,key,value", "run_id,key,value", "run_id,key,value" } },
-	{ "bcase", { "id," HISTORY_V1_CASE_COLS, "id," HISTORY_V1_CASE_COLS, "id," HISTORY_CASE_COLS } },
-	{ "sample", { SAMPLE_COLS, SAMPLE_COLS, SAMPLE_COLS } },
-	{ "syscall", { SYSCALL_COLS, SYSCALL_COLS, SYSCALL_COLS } },
-	{ "outcome", { OUTCOME_COLS, OUTCOME_COLS, OUTCOME_COLS } },
+	{ "run", { RUN_V1, RUN_V2, RUN_V2, RUN_V2 } },
+	{ "label", { "run_id,key,value", "run_id,key,value", "run_id,key,value", "run_id,key,value" } },
+	{ "bcase", { "id," HISTORY_V1_CASE_COLS, "id," HISTORY_V1_CASE_COLS, "id," HISTORY_V3_CASE_COLS,
+		     "id," HISTORY_CASE_COLS } },
+	{ "sample", { SAMPLE_COLS, SAMPLE_COLS, SAMPLE_COLS, SAMPLE_COLS } },
+	{ "syscall", { SYSCALL_COLS, SYSCALL_COLS, SYSCALL_COLS, SYSCALL_COLS } },
+	{ "outcome", { OUTCOME_COLS, OUTCOME_COLS, OUTCOME_COLS, OUTCOME_COLS } },
 };
 
 /* ---------------------------------------------------------- messages -- */

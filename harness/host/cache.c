@@ -6,9 +6,16 @@
  * resident), then check with mincore.
  * cold: fdatasync, then POSIX_FADV_DONTNEED, which drops clean pages without
  * root; optionally /proc/sys/vm/drop_caches when root and asked. Then check.
+ *
+ * A folder (a tree workload's source) is every regular file below it: each
+ * one read or evicted as above, and the figure is the resident share of all
+ * their pages together, counted file by file with mincore. Cold with
+ * drop_caches (root) drops folders and inodes too ("3"); without it only
+ * the files' pages go, and the folders and inodes stay cached.
  */
 #include "cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -21,6 +28,10 @@
 
 #define CACHE_READ_CHUNK (4u << 20)
 #define CACHE_MAP_WINDOW (1ull << 30)
+
+static bool is_folder(int fd);
+static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_caches,
+		      double *pct);
 
 const char *cache_mode_name(enum cache_mode m)
 {
@@ -42,7 +53,8 @@ static int count_resident(int fd, uint64_t size, uint64_t *resident,
 	int err = 0;
 
 	*resident = *pages = 0;
-	vec = malloc(CACHE_MAP_WINDOW / (uint64_t)page);
+	vec = malloc(size < CACHE_MAP_WINDOW ? (size_t)(size / (uint64_t)page + 1) :
+		     CACHE_MAP_WINDOW / (uint64_t)page);
 	if (!vec)
 		return -ENOMEM;
 	for (off = 0; off < size; off += CACHE_MAP_WINDOW) {
@@ -94,6 +106,8 @@ int cache_residency(const char *path, double *resident_pct)
 
 	if (fd < 0)
 		return -errno;
+	if (is_folder(fd))
+		return tree_cache(fd, CACHE_WARM, false, false, resident_pct);
 	err = residency_fd(fd, resident_pct);
 	close(fd);
 	return err;
@@ -117,17 +131,109 @@ static int read_through(int fd)
 	return err;
 }
 
-static void drop_all_caches(void)
+/* what: "1" the page cache, "3" folders and inodes too. */
+static void drop_all_caches(const char *what)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return;
 	sync();
-	if (write(fd, "1", 1) < 0) {
+	if (write(fd, what, 1) < 0) {
 		/* not root after all: fadvise already did what it can */
 	}
 	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Trees: every regular file below a folder                            */
+/* ------------------------------------------------------------------ */
+
+struct tree_cache {
+	enum cache_mode mode;
+	bool set;		/* set the state, or only measure it */
+	uint64_t resident, pages;
+};
+
+/* One file of a tree: its state set (when asked), its pages counted. */
+static int tree_cache_file(struct tree_cache *t, int fd)
+{
+	struct stat st;
+	uint64_t resident, pages;
+	int err;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
+	if (!err && t->set && t->mode == CACHE_WARM && resident < pages) {
+		err = read_through(fd);
+		if (!err)
+			err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
+	} else if (!err && t->set && t->mode == CACHE_COLD && resident) {
+		fdatasync(fd);
+		err = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (!err)
+			err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
+	}
+	t->resident += resident;
+	t->pages += pages;
+	return err;
+}
+
+/* Every entry of the folder dfd (closed here), depth first. */
+static int tree_cache_dir(struct tree_cache *t, int dfd)
+{
+	DIR *dir = fdopendir(dfd);
+	struct dirent *e;
+	int err = 0;
+
+	if (!dir) {
+		err = -errno;
+		close(dfd);
+		return err;
+	}
+	while (!err && (e = readdir(dir))) {
+		int fd;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (e->d_type != DT_REG && e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+			break;
+		}
+		if (e->d_type == DT_DIR) {
+			err = tree_cache_dir(t, fd);
+			continue;
+		}
+		err = tree_cache_file(t, fd);
+		close(fd);
+	}
+	closedir(dir);
+	return err;
+}
+
+/* The state of every file below the folder fd (closed here), one figure. */
+static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_caches,
+		      double *pct)
+{
+	struct tree_cache t = { .mode = mode, .set = set };
+	int err = tree_cache_dir(&t, fd);
+
+	if (!err && set && mode == CACHE_COLD && use_drop_caches && geteuid() == 0)
+		drop_all_caches("3");	/* folders and inodes too */
+	*pct = t.pages ? 100.0 * (double)t.resident / (double)t.pages : 100.0;
+	return err;
+}
+
+static bool is_folder(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISDIR(st.st_mode);
 }
 
 int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
@@ -138,6 +244,12 @@ int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
 
 	if (fd < 0)
 		return -errno;
+	if (is_folder(fd)) {
+		err = tree_cache(fd, mode, true, use_drop_caches, resident_pct);
+		if (!err && mode == CACHE_COLD && use_drop_caches && geteuid() == 0)
+			err = cache_residency(path, resident_pct);	/* after drop_caches */
+		return err;
+	}
 	if (mode == CACHE_WARM) {
 		/* Reading costs time; skip it when everything is resident. */
 		err = residency_fd(fd, resident_pct);
@@ -149,7 +261,7 @@ int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
 		err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		err = -err;
 		if (!err && use_drop_caches && geteuid() == 0)
-			drop_all_caches();
+			drop_all_caches("1");
 	}
 	if (!err)
 		err = residency_fd(fd, resident_pct);

@@ -5,6 +5,7 @@
  * the table.
  */
 #include "cli.h"
+#include "dataset.h"
 #include "units.h"
 
 #include <errno.h>
@@ -185,7 +186,9 @@ static int value_list(const struct cli_parser *p, const struct cli_option *o,
 		const char *item = v->names.v[i];
 		uint64_t *x = &v->list.v[i];
 
-		if (o->arg == ARG_COUNTS) {
+		if (o->id == OPT_SIZE && !strcmp(item, "src")) {
+			*x = DATASET_SIZE_SRC;	/* trees: the source-tree size mix */
+		} else if (o->arg == ARG_COUNTS) {
 			if (parse_whole(item, x) || *x > 100000000)
 				ret = cli_bad_value(p, o, item, "must be a whole number from 0 to 100000000");
 		} else if (parse_size(item, x) == -ERANGE) {

@@ -33,21 +33,25 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_ALL, "all", 0, ARG_NONE, NULL, NULL,
 	  "every workload (copy, split, transform) and strategy", RUN), .group = GROUP_WHAT },
 	{ OPTION(OPT_WORKLOAD, "workload", 0, ARG_NAMES, "LIST", "copy",
-	  "copy, split, transform", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
+	  "copy, split, transform, tree", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
 	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
 	  "strategies or channels; --workload and --strategy also take all,\n"
 	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE", NULL,
 	  "time the copy workload on your own FILE (hashed first; the run is\n"
-	  "refused if FILE changes); no --size, --dataset",
+	  "refused if FILE changes), or the tree workload on your own folder;\n"
+	  "no --size, --dataset",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_FILE },
 	{ OPTION(OPT_DATASET, "dataset", 0, ARG_NAMES, "LIST", "random for copy, text for split and transform",
 	  "random, text, zero, sparse", RUN), .group = GROUP_WHAT,
 	  .choices = (const char *const[]){ "random", "text", "zero", "sparse", NULL },
 	  .complete = COMPLETE_CHOICES },
-	{ OPTION(OPT_SIZE, "size", 0, ARG_SIZES, "LIST", "64M",
-	  "source sizes: 4K, 200M, 1.5G, 4096 (K/M/G = KiB/MiB/GiB)", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_SIZE, "size", 0, ARG_SIZES, "LIST", "64M; tree: 4K",
+	  "source sizes: 4K, 200M, 1.5G, 4096 (K/M/G = KiB/MiB/GiB); tree: each\n"
+	  "file's size, or src (the size mix of a source tree)", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_FILES, "files", 0, ARG_COUNT, "N", "2000",
+	  "tree: files in the generated tree", RUN), .group = GROUP_WHAT, .min = 1, .max = 10000000 },
 	{ OPTION(OPT_BUFFER, "buffer", 0, ARG_SIZES, "LIST", "each strategy's own, e.g. 128K for readwrite",
 	  "buffer sizes to sweep for buffered strategies", RUN), .group = GROUP_WHAT },
 	{ OPTION(OPT_PART_SIZE, "part-size", 0, ARG_SIZE, "SIZE", "10M",
@@ -62,6 +66,15 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_FSYNC, "fsync", 0, ARG_NONE, NULL, NULL,
 	  "include fdatasync of the output in the timed region (copy: fdatasync\n"
 	  "DST before it counts as copied)", RUN | CLI_ON(CMD_COPY)), .group = GROUP_WHAT },
+	{ OPTION(OPT_COMMAND, "command", 0, ARG_STRING, "NAME[=TEMPLATE]", NULL,
+	  "also time a program as a whole process (class command: its start-up\n"
+	  "included), e.g. NAME='cp {src} {dst}': {src} and {dst} are the paths,\n"
+	  "the template is split into words like a shell's, nothing expanded; a\n"
+	  "NAME alone is a default: cp, cp-reflink-never, dd, rsync, tar (bench\n"
+	  "list); repeatable", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_COMMAND_TIMEOUT, "command-timeout", 0, ARG_NUMBER, "SECONDS", "60",
+	  "a --command run taking longer is killed with its process group and\n"
+	  "its row fails", RUN), .group = GROUP_WHAT, .min = 0.1, .max = 86400 },
 	/* -------------------------------------------------------------- how -- */
 	{ OPTION(OPT_REPEAT, "repeat", 0, ARG_COUNT, "N", "adaptive, below",
 	  "exactly N measured runs per case", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },

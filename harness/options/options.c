@@ -18,8 +18,10 @@ static void options_defaults(struct bench_opts *o)
 	o->max_runs = 10;
 	o->cache_warm = true;
 	o->seed = 1;
+	o->files = 2000;
 	o->syscount = SYSCOUNT_AUTO;
 	o->format = FORMAT_TABLE;
+	o->command_timeout = 60;
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	o->dir = default_dir;
 }
@@ -54,6 +56,24 @@ static const char **string_of(struct bench_opts *o, enum cli_id id)
 	}
 }
 
+/* One --command: a default's name or NAME=TEMPLATE, each name once. */
+static int add_command(struct cli_parser *p, const struct cli_option *opt, const char *spec)
+{
+	struct bench_opts *o = p->ctx;
+	struct bench_command *c = &o->commands[o->ncommands];
+	char why[200];
+
+	if (o->ncommands == OPT_LIST_MAX)
+		return cli_bad_value(p, opt, spec, "too many commands");
+	if (command_parse((char *)spec, c, why, sizeof(why)))
+		return cli_bad_value(p, opt, spec, why);
+	for (size_t i = 0; i < o->ncommands; i++)
+		if (!strcmp(o->commands[i].name, c->name))
+			return cli_bad_value(p, opt, spec, "a command of this name was given before");
+	o->ncommands++;
+	return 0;
+}
+
 static int run_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
 {
 	struct bench_opts *o = p->ctx;
@@ -84,6 +104,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	case OPT_WARMUP: o->warmup = (unsigned)v->u; break;
 	case OPT_QUEUE_DEPTH: o->queue_depth = (unsigned)v->u; break;
 	case OPT_THREADS: o->threads = (unsigned)v->u; break;
+	case OPT_FILES: o->files = v->u; break;
 	case OPT_CACHE:
 		o->cache_warm = v->choice != 1;
 		o->cache_cold = v->choice != 0;
@@ -91,6 +112,8 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	case OPT_SYSCALLS: o->syscount = (enum syscount_method)v->choice; break;
 	case OPT_FORMAT: o->format = (enum out_format)v->choice; break;
 	case OPT_COMPLETION: o->completion = true; break;
+	case OPT_COMMAND: return add_command(p, opt, v->str);
+	case OPT_COMMAND_TIMEOUT: o->command_timeout = v->d; break;
 	default: break;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "command.h"
 #include "syscount.h"
 
 #define OPT_LIST_MAX CLI_LIST_MAX
@@ -20,7 +21,8 @@ struct bench_opts {
 	struct str_list workloads;	/* empty: copy (or all with --all) */
 	struct str_list strategies;	/* empty: every strategy/channel */
 	struct str_list datasets;	/* empty: each workload's default */
-	struct u64_list sizes;		/* empty: 64M */
+	struct u64_list sizes;		/* empty: 64M (tree: 4K per file) */
+	uint64_t files;			/* tree: files in a generated tree */
 	struct u64_list buffers;	/* empty: each strategy's default */
 	struct u64_list batch_lines;	/* empty: the seed matrix */
 	uint64_t part_size;
@@ -30,6 +32,9 @@ struct bench_opts {
 	bool cache_warm, cache_cold;
 	bool drop_caches;
 	bool fsync;
+	struct bench_command commands[OPT_LIST_MAX];	/* --command rows */
+	size_t ncommands;
+	double command_timeout;		/* seconds */
 	bool plot;
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */
@@ -46,7 +51,7 @@ struct bench_opts {
 	const char *out;
 	struct str_list fs;		/* bench --fs: filesystems to run on */
 	uint64_t fs_size;		/* 0: sized from the plan */
-	const char *source;		/* --source: the user's file, copy workload */
+	const char *source;		/* --source: the user's file (copy) or folder (tree) */
 	const char *export_json;	/* --export-*: the summary, beside the table */
 	const char *export_csv;
 	const char *export_markdown;

@@ -318,6 +318,68 @@ static long chart_size_scaling(struct plot_ctx *ctx, struct chart_out *out)
 	return chart_curves(ctx, &s, &curves, out);
 }
 
+/* ------------------------------------------------------------ trees -- */
+
+/* A tree row's bytes per file; 0 for the source-tree mix and other rows. */
+static uint64_t tree_file_bytes(const struct plot_row *r)
+{
+	return r->files && r->file_size ? strtoull(r->file_size, NULL, 10) : 0;
+}
+
+static int cmp_file_bytes(const void *a, const void *b)
+{
+	uint64_t x = tree_file_bytes(*(const struct plot_row *const *)a);
+	uint64_t y = tree_file_bytes(*(const struct plot_row *const *)b);
+
+	return (x > y) - (x < y);
+}
+
+/* The tree curve of one strategy: files/s and MiB/s at each file size. */
+static bool chart_tree_curve(const struct plot_ctx *ctx, const struct plot_slice *s,
+			     const struct plot_row *best, FILE *f, char *names, size_t names_n)
+{
+	const struct plot_row **v = ctx->v;
+	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
+	char lbl[32];
+
+	for (size_t j = 0; j < n; j++)
+		if (tree_file_bytes(v[j]))
+			v[k++] = v[j];
+	k = plot_dedupe(v, k, cmp_file_bytes);
+	if (k < 1)
+		return false;
+	chart_block(f, best->strategy, names, names_n);
+	fprintf(f, "# colour %s %s\n", best->strategy, plot_colour(best->strategy));
+	for (size_t j = 0; j < k; j++) {
+		plot_size_label(tree_file_bytes(v[j]), lbl, sizeof(lbl));
+		fprintf(f, "%llu %.3f %.3f \"%s\"\n", (unsigned long long)tree_file_bytes(v[j]),
+			v[j]->files_per_s, plot_mbs(v[j]->size, v[j]->median_ns), lbl);
+	}
+	fputs("\n\n", f);
+	return true;
+}
+
+/* 8. Trees: files/s and MiB/s against the size of each file, per strategy. */
+static long chart_tree(struct plot_ctx *ctx, struct chart_out *out)
+{
+	static const struct chart_curves curves = {
+		chart_tree_curve, "Trees of files: files/s and MiB/s by file size",
+		"no tree row of a fixed file size succeeded",
+	};
+	const char *w = NULL;
+	struct plot_slice s;
+
+	for (size_t i = 0; i < ctx->nrows && !w; i++)
+		if (ctx->rows[i].ok && tree_file_bytes(&ctx->rows[i]))
+			w = ctx->rows[i].workload;
+	if (!w || !plot_pick_slice(ctx, w, "warm", &s)) {
+		snprintf(out->why, sizeof(out->why), "no tree row of a fixed file size in summary.csv");
+		return 0;
+	}
+	s.size = 0;	/* every file size: a tree's size_bytes is all its files' */
+	return chart_curves(ctx, &s, &curves, out);
+}
+
 /* ------------------------------------------------------- cpu split -- */
 
 /* 5. User and system CPU time per strategy, stacked. */
@@ -559,7 +621,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 						 plot_colour(names[j]));
 		plot_clean(names[j], clean, sizeof(clean));
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s%s' ", clean,
-					strcmp(rows[j]->cls, "device") ? "" : " (device I/O)");
+					plot_class_note(rows[j]->cls));
 	}
 	fprintf(out->f, "# %s\n# colours %s\n", s->workload, colours);
 	for (size_t e = 0; e < ctx->nenvs; e++) {
@@ -686,6 +748,7 @@ static const struct {
 	{ "cpu-split", true, chart_cpu_split },
 	{ "warm-vs-cold", true, chart_warm_cold },
 	{ "compare", true, chart_compare },
+	{ "tree-files", true, chart_tree },
 	{ "hyperfine", false, chart_hyperfine },
 };
 

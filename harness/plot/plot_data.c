@@ -62,12 +62,22 @@ void plot_size_label(uint64_t b, char *out, size_t n)
 	snprintf(out, n, "%llu", (unsigned long long)b);
 }
 
+/* What a label says of a row's class: " (device I/O)", " (command)", or "". */
+const char *plot_class_note(const char *cls)
+{
+	if (!strcmp(cls, "device"))
+		return " (device I/O)";
+	if (!strcmp(cls, "command"))
+		return " (command)";
+	return "";
+}
+
 /* "readwrite 64K" for a buffered case, "sendfile" otherwise. */
 void plot_row_label(const struct plot_row *r, char *out, size_t n)
 {
 	char name[128], buf[32];
 
-	const char *other = strcmp(r->cls, "device") == 0 ? " (device I/O)" : "";
+	const char *other = plot_class_note(r->cls);
 
 	plot_clean(r->strategy, name, sizeof(name));
 	if (!r->buffer) {
@@ -114,6 +124,9 @@ static const struct plot_field {
 	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },
 	{ "class", offsetof(struct plot_row, cls), false },
 	{ "limit_row", offsetof(struct plot_row, limit_row), false },
+	{ "files", offsetof(struct plot_row, files), false },
+	{ "file_size", offsetof(struct plot_row, file_size), false },
+	{ "files_per_s", offsetof(struct plot_row, files_per_s), false },
 };
 #define PLOT_NFIELDS (sizeof(plot_fields) / sizeof(plot_fields[0]))
 

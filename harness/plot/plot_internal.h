@@ -49,6 +49,9 @@ struct plot_row {
 	double median_ns, min_ns, max_ns;
 	double spm;		/* syscalls per MiB, 0 when not counted */
 	double user_ns, sys_ns;
+	uint64_t files;		/* trees: files; 0 elsewhere or in older results */
+	const char *file_size;	/* trees: bytes per file or "src"; "" or "0" elsewhere */
+	double files_per_s;	/* trees */
 	bool ok;		/* status ok and a median to show */
 	size_t env;		/* index in plot_ctx.envs */
 };
@@ -123,6 +126,8 @@ void plot_clean(const char *s, char *out, size_t n);
 const char *plot_colour(const char *name);
 long plot_colour_int(const char *name);
 void plot_size_label(uint64_t b, char *out, size_t n);
+/* What a label says of a row's class: " (device I/O)", " (command)", or "". */
+const char *plot_class_note(const char *cls);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
 /* Why r has no bar: "unavailable", "failed", "cloned" or "not run". */
 const char *plot_no_bar_note(const struct plot_row *r);

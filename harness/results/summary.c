@@ -22,7 +22,7 @@ const char *case_class_name(enum case_class cls)
 {
 	static const char *const names[] = {
 		[CLASS_PAGE_CACHE] = "page-cache", [CLASS_DEVICE] = "device",
-		[CLASS_CLONE] = "clone", [CLASS_LIMIT] = "limit",
+		[CLASS_CLONE] = "clone", [CLASS_LIMIT] = "limit", [CLASS_COMMAND] = "command",
 	};
 
 	return names[cls];
@@ -32,7 +32,8 @@ bool case_same_cell(const struct bench_case *a, const struct bench_case *b)
 {
 	return a->spec.wl == b->spec.wl && a->spec.ds->kind == b->spec.ds->kind &&
 	       a->spec.size == b->spec.size && a->cache == b->cache &&
-	       a->spec.part_size == b->spec.part_size;
+	       a->spec.part_size == b->spec.part_size && a->spec.files == b->spec.files &&
+	       a->spec.file_size == b->spec.file_size;
 }
 
 bool case_same_group(const struct bench_case *a, const struct bench_case *b)
@@ -58,6 +59,8 @@ static enum case_class case_class_of(const struct bench_case *c)
 
 	if (c->spec.wl->flags & WORKLOAD_LIMITS)
 		return CLASS_LIMIT;
+	if (c->spec.command)
+		return CLASS_COMMAND;
 	if (c->shared_extents || (sflags & STRATEGY_SHARES_EXTENTS))
 		return CLASS_CLONE;
 	if ((sflags & STRATEGY_DEVICE_IO) || device_channel(c))
@@ -177,22 +180,25 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 		s->sys_ns = stats_median(y, n);
 		s->outliers = mark_outliers(c, &s->st);
 	}
-	if (s->st.median > 0)
+	if (s->st.median > 0) {
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);
+		s->files_per_s = (double)c->spec.files / (s->st.median / 1e9);
+	}
 	s->cls = case_class_of(c);
 	free(w);
 	free(u);
 	free(y);
 }
 
-/* Median of the fastest page-cache row of i's group; 0 when none. */
-static double group_pace(const struct runner *r, const struct case_summary *sums, size_t i)
+/* Median of the fastest row of class cls in i's group; 0 when none. */
+static double group_pace(const struct runner *r, const struct case_summary *sums, size_t i,
+			 enum case_class cls)
 {
 	double best = 0;
 
 	for (size_t j = 0; j < r->ncases; j++)
 		if (case_same_group(&r->cases[i], &r->cases[j]) && r->cases[j].state == CASE_OK &&
-		    sums[j].cls == sums[i].cls && sums[j].st.median > 0 &&
+		    sums[j].cls == cls && sums[j].st.median > 0 &&
 		    (best == 0 || sums[j].st.median < best))
 			best = sums[j].st.median;
 	return best;
@@ -206,8 +212,9 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 	double pace;
 
 	s->pct_of_limit = -1;
-	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT) {
-		pace = group_pace(r, sums, i);
+	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT || s->cls == CLASS_COMMAND) {
+		/* a command is set beside the page-cache copies, never their pace */
+		pace = group_pace(r, sums, i, s->cls == CLASS_COMMAND ? CLASS_PAGE_CACHE : s->cls);
 		s->ratio = pace > 0 && s->st.median > 0 ? s->st.median / pace : 0;
 	}
 	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE)

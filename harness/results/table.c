@@ -38,6 +38,9 @@ static int row_cmp(const void *a, const void *b)
 
 	if (ranked(sx) != ranked(sy))
 		return ranked(sy) - ranked(sx);
+	/* commands after the copies, before the rows of other work */
+	if ((sx->cls == CLASS_COMMAND) != (sy->cls == CLASS_COMMAND))
+		return (sy->cls == CLASS_COMMAND) - (sx->cls == CLASS_COMMAND);
 	if (okx != oky)
 		return oky - okx;
 	return (mx > my) - (mx < my);
@@ -45,11 +48,18 @@ static int row_cmp(const void *a, const void *b)
 
 static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
-	char size[32], part[32];
+	char size[32], part[32], each[64];
+	bool tree = c->spec.files;
 
 	format_size(c->spec.size, size, sizeof(size));
-	fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
-		dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	if (tree) {
+		dataset_size_name(c->spec.ds, each, sizeof(each));
+		fprintf(f, "\n%s · %s · %s (%s in all) · %s cache", c->spec.wl->name,
+			dataset_kind_name(c->spec.ds->kind), each, size, cache_mode_name(c->cache));
+	} else {
+		fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
+			dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+	}
 	if (c->spec.part_size) {
 		format_size(c->spec.part_size, part, sizeof(part));
 		fprintf(f, " · parts of %s", part);
@@ -59,9 +69,14 @@ static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 	if (capped)
 		fprintf(f, " · per-line cases on %s whatever --size: their MiB/s does not depend on size",
 			size);
-	fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
-		"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
-		"syscalls", "per MiB", "%limit", "verified", "noise");
+	if (tree)
+		fprintf(f, "\n  %-16s %7s %8s %10s %19s %6s %6s %8s %9s %8s %8s %s\n",
+			"strategy", "buffer", "files/s", "MiB/s", "min-max MiB/s", "CV", "rCV",
+			"xfastest", "syscalls", "per file", "verified", "noise");
+	else
+		fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
+			"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
+			"syscalls", "per MiB", "%limit", "verified", "noise");
 }
 
 /* Counted runs whose output crossed the dirty-background threshold. */
@@ -80,12 +95,15 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 {
 	size_t over = runs_over_threshold(c);
 
-	if (over && s->cls == CLASS_PAGE_CACHE) {
-		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock",
-			 over, s->counted);
+	if (over && (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_COMMAND)) {
+		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock%s",
+			 over, s->counted, s->cls == CLASS_COMMAND ? "; whole process" : "");
 		return;
 	}
-	if (s->cls == CLASS_CLONE)
+	if (s->cls == CLASS_COMMAND)
+		snprintf(out, n, "  whole process: start-up included%s",
+			 c->shared_extents ? "; shared extents: it cloned" : "");
+	else if (s->cls == CLASS_CLONE)
 		snprintf(out, n, "  shared extents: cloned, not a copy speed");
 	else if (s->cls == CLASS_DEVICE)
 		snprintf(out, n, "  device I/O around the page cache: not ranked with copies");
@@ -112,7 +130,9 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		snprintf(per, sizeof(per), "-");
 	} else if (c->counts.valid) {
 		snprintf(sc, sizeof(sc), "%llu", (unsigned long long)c->counts.total);
-		if (c->spec.size)
+		if (c->spec.files)
+			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / (double)c->spec.files);
+		else if (c->spec.size)
 			snprintf(per, sizeof(per), "%.2f", (double)c->counts.total / ((double)c->spec.size / MIB));
 	}
 	if (s->pct_of_limit > 100.5)
@@ -129,6 +149,12 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	if (c->state == CASE_FAILED) {
 		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
 			buf, batch, s->verified, c->nruns, c->why);
+		return;
+	}
+	if (c->spec.files) {
+		fprintf(f, "  %-16s %7s %8.0f %10.1f %19s %5.1f%% %5.1f%% %8s %9s %8s %8s %5s%s\n",
+			c->spec.variant, buf, s->files_per_s, s->mib_per_s, range, 100.0 * s->st.cv,
+			100.0 * s->st.rcv, ratio, sc, per, runs, noise, note);
 		return;
 	}
 	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %5.1f%% %8s %9s %8s %7s %8s %5s%s\n",
@@ -189,7 +215,11 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 	for (size_t k = 0; k < n; k++) {
 		const struct case_summary *sk = &sums[rows[k].i];
 
-		if (!ranked(sk) && (k == 0 || ranked(&sums[rows[k - 1].i])))
+		if (sk->cls == CLASS_COMMAND &&
+		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
+			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
+		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
+			 (k == 0 || ranked(&sums[rows[k - 1].i])))
 			fprintf(f, "  not ranked: other work than a page-cache copy\n");
 		print_row(f, &r->cases[rows[k].i], sk);
 	}

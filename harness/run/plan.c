@@ -7,10 +7,12 @@
  */
 #include "plan.h"
 #include "channel.h"
+#include "command.h"
 #include "select.h"
 #include "units.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,16 +38,21 @@
 /* The case every channel runs in the default matrix. */
 static const struct channel_default transform_every_channel = { 0, 64u << 10 };
 
+/* The dataset of a case: a file of size bytes, or a tree (files > 0) of
+ * files of size bytes each. */
 static struct dataset *plan_dataset(struct runner *r, enum dataset_kind kind,
-				    uint64_t size, uint64_t seed)
+				    uint64_t size, uint64_t files, uint64_t seed)
 {
 	for (size_t i = 0; i < r->ndatasets; i++) {
 		struct dataset *d = &r->datasets[i];
 
-		if (d->kind == kind && d->size == size && d->seed == seed)
+		if (d->kind == kind && d->size == size && d->files == files && d->seed == seed)
 			return d;
 	}
-	r->datasets[r->ndatasets] = (struct dataset){ .kind = kind, .size = size, .seed = seed };
+	r->datasets[r->ndatasets] = (struct dataset){ .kind = kind, .size = size,
+						      .files = files, .seed = seed };
+	if (kind == DATASET_TREE)
+		r->datasets[r->ndatasets].total = tree_total_size(size, files, seed);
 	return &r->datasets[r->ndatasets++];
 }
 
@@ -90,7 +97,9 @@ static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
-		c->spec.ds = plan_dataset(r, proto->spec.ds->kind, proto->spec.size, r->o->seed);
+		c->spec.ds = plan_dataset(r, proto->spec.ds->kind,
+					  proto->spec.files ? proto->spec.file_size : proto->spec.size,
+					  proto->spec.files, r->o->seed);
 	}
 	return 0;
 }
@@ -230,7 +239,7 @@ static bool planned_before(const struct runner *r, size_t i, bool match_kind)
 	for (size_t j = 0; j < i; j++) {
 		const struct case_spec *y = &r->cases[j].spec;
 
-		if (!(y->wl->flags & WORKLOAD_LIMITS) && y->size == x->size &&
+		if (!(y->wl->flags & (WORKLOAD_LIMITS | WORKLOAD_TREE)) && y->size == x->size &&
 		    (!match_kind || y->ds->kind == x->ds->kind))
 			return true;
 	}
@@ -270,11 +279,54 @@ static int plan_limit_cases(struct runner *r, size_t *cap, const struct workload
 		if (reads_source && !r->o->cache_cold)
 			continue;
 		for (size_t i = 0; i < n && !err; i++)
-			if (!(r->cases[i].spec.wl->flags & WORKLOAD_LIMITS) &&
+			if (!(r->cases[i].spec.wl->flags & (WORKLOAD_LIMITS | WORKLOAD_TREE)) &&
 			    !planned_before(r, i, reads_source))
 				err = plan_limit_case(r, cap, wl, v, i);
 	}
 	return err;
+}
+
+/* A variant the workload brings (a tree method), with the knobs it takes. */
+static int plan_own_case(struct runner *r, size_t *cap, struct bench_case *proto,
+			 const struct workload_variant *v)
+{
+	char why[200];
+
+	proto->spec.strategy = NULL;
+	proto->spec.command = NULL;
+	proto->spec.variant = v->name;
+	proto->spec.buffer = 0;
+	proto->spec.threads = v->flags & VARIANT_THREADS ? r->o->threads : 0;
+	proto->spec.queue_depth = v->flags & VARIANT_QUEUE_DEPTH ? r->o->queue_depth : 0;
+	proto->state = CASE_PENDING;
+	proto->why[0] = '\0';
+	if (v->probe && v->probe(v, r->o->dir, why, sizeof(why))) {
+		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	}
+	return plan_add(r, cap, proto);
+}
+
+/* One --command row: the program must be found; its knobs are all 0. */
+static int plan_command_case(struct runner *r, size_t *cap, struct bench_case *proto,
+			     const struct bench_command *cmd)
+{
+	const char *tmpl = cmd->file_template ? cmd->file_template : cmd->tree_template;
+	char why[200];
+
+	proto->spec.command = cmd;
+	proto->spec.variant = cmd->name;
+	proto->spec.strategy = NULL;
+	proto->spec.buffer = 0;
+	proto->spec.threads = 0;
+	proto->spec.queue_depth = 0;
+	proto->state = CASE_PENDING;
+	proto->why[0] = '\0';
+	if (command_probe(tmpl, why, sizeof(why))) {
+		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	}
+	return plan_add(r, cap, proto);
 }
 
 /* Every variant of one workload for one dataset kind and size. */
@@ -283,6 +335,11 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 	const struct workload *wl = proto->spec.wl;
 	const struct str_list *want = &r->o->strategies;
 	int err = 0;
+
+	for (const struct workload_variant *v = wl->own_variants;
+	     v && v->name && !err && !(wl->flags & WORKLOAD_LIMITS); v++)
+		if (select_wants(want, v->name, false, true))
+			err = plan_own_case(r, cap, proto, v);
 
 	if (wl->flags & WORKLOAD_CHANNELS) {
 		for (size_t i = 0; i < channel_count && !err; i++)
@@ -293,6 +350,8 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 	for (size_t i = 0; i < strategy_count && !err; i++)
 		if (strategy_fits(wl, strategy_table[i], want))
 			err = plan_strategy_cases(r, cap, proto, strategy_table[i]);
+	for (size_t i = 0; i < r->o->ncommands && !err && (wl->flags & WORKLOAD_COMMANDS); i++)
+		err = plan_command_case(r, cap, proto, &r->o->commands[i]);
 	return err;
 }
 
@@ -311,6 +370,23 @@ static bool variant_known(const char *item)
 		for (const struct workload_variant *v = workload_table[i]->own_variants;
 		     v && v->name; v++)
 			if (select_item_matches(item, v->name, false))
+				return true;
+	return false;
+}
+
+/* Is name exactly the name of a strategy, channel or own variant? */
+static bool variant_named(const char *name)
+{
+	for (size_t i = 0; i < strategy_count; i++)
+		if (!strcmp(name, strategy_table[i]->name))
+			return true;
+	for (size_t i = 0; i < channel_count; i++)
+		if (!strcmp(name, channel_table[i]->name))
+			return true;
+	for (size_t i = 0; i < workload_count; i++)
+		for (const struct workload_variant *v = workload_table[i]->own_variants;
+		     v && v->name; v++)
+			if (!strcmp(name, v->name))
 				return true;
 	return false;
 }
@@ -354,6 +430,12 @@ static int plan_check_names(const struct bench_opts *o, const struct workload **
 
 	if (check_items(&o->strategies, variant_known, &strategies))
 		return 2;
+	for (size_t i = 0; i < o->ncommands; i++)
+		if (variant_named(o->commands[i].name)) {
+			fprintf(stderr, "bench: --command '%s': a strategy, channel or limit row has that name; name the command otherwise\n",
+				o->commands[i].name);
+			return 2;
+		}
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 
@@ -378,10 +460,12 @@ static bool workload_known(const char *item)
 	return false;
 }
 
-static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl)
+/* tree: the user's folder (--source DIR) runs the tree workloads only. */
+static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl,
+			  bool tree)
 {
 	static const struct selection_names workloads = {
-		"--workload", "workload", "workload", "known: copy, split, transform",
+		"--workload", "workload", "workload", "known: copy, split, transform, tree",
 	};
 
 	*nwl = 0;
@@ -391,6 +475,8 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 		const struct workload *wl = workload_table[i];
 		bool by_default = o->all || (wl->flags & WORKLOAD_DEFAULT);
 
+		if (o->source)
+			by_default = wl->flags & (tree ? WORKLOAD_TREE : WORKLOAD_DEFAULT);
 		if (!(wl->flags & WORKLOAD_LIMITS) &&
 		    select_wants(&o->workloads, wl->name, false, by_default))
 			wls[(*nwl)++] = wl;
@@ -402,14 +488,33 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 	return 0;
 }
 
-/* The sizes a workload runs at: --size, or the default. */
-static size_t plan_sizes(const struct bench_opts *o, uint64_t *out)
+static bool workload_named(const struct bench_opts *o, const struct workload *wl);
+
+/* The sizes a workload runs at: --size, or the default; a workload with a
+ * size of its own keeps it unless --workload names it. */
+static size_t plan_sizes(const struct bench_opts *o, const struct workload *wl, uint64_t *out)
 {
 	size_t n = 0;
 
+	if (wl->default_size && (!o->sizes.n || !workload_named(o, wl))) {
+		out[0] = wl->default_size;
+		return 1;
+	}
 	for (size_t i = 0; i < (o->sizes.n ? o->sizes.n : 1); i++)
 		out[n++] = o->sizes.n ? o->sizes.v[i] : DEFAULT_SIZE;
 	return n;
+}
+
+/* --size src names a mix of file sizes: trees only. 0, or 2 after a line. */
+static int plan_check_sizes(const struct workload *wl, const uint64_t *sizes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sizes[i] == DATASET_SIZE_SRC && !(wl->flags & WORKLOAD_TREE)) {
+			fprintf(stderr, "bench: --size src is a mix of file sizes for trees: workload '%s' copies one file\n",
+				wl->name);
+			return 2;
+		}
+	return 0;
 }
 
 /*
@@ -418,10 +523,17 @@ static size_t plan_sizes(const struct bench_opts *o, uint64_t *out)
  */
 static int plan_source(const struct bench_opts *o, struct dataset *src)
 {
-	char why[160];
+	struct stat st;
+	char why[200];
 
 	if (o->all || o->workloads.n || o->datasets.n || o->sizes.n) {
 		fprintf(stderr, "bench: --source copies your file as it is: --all, --workload, --dataset and --size do not go with it\n");
+		return 2;
+	}
+	if (stat(o->source, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!dataset_from_dir(src, o->source, why, sizeof(why)))
+			return 0;
+		fprintf(stderr, "bench: --source '%s': %s\n", o->source, why);
 		return 2;
 	}
 	if (dataset_from_file(src, o->source, why, sizeof(why))) {
@@ -435,7 +547,7 @@ static int plan_source(const struct bench_opts *o, struct dataset *src)
 static void plan_use_source(struct runner *r, const struct dataset *src)
 {
 	for (size_t i = 0; i < r->ndatasets; i++)
-		if (r->datasets[i].kind == DATASET_FILE)
+		if (r->datasets[i].kind == DATASET_FILE || r->datasets[i].kind == DATASET_DIR)
 			r->datasets[i] = *src;
 }
 
@@ -458,33 +570,42 @@ int plan_build(struct runner *r)
 
 	ret = o->source ? plan_source(o, &src) : 0;
 	if (!ret)
-		ret = plan_workloads(o, wls, &nwl);
+		ret = plan_workloads(o, wls, &nwl, src.kind == DATASET_DIR);
 	if (!ret)
 		ret = plan_check_names(o, wls, nwl);
 	if (ret)
 		return ret;
 	for (size_t w = 0; w < nwl; w++) {
-		size_t nds = o->datasets.n ? o->datasets.n : 1;
+		bool tree = wls[w]->flags & WORKLOAD_TREE;
+		size_t nds = o->datasets.n && !tree ? o->datasets.n : 1;
 		uint64_t sizes[OPT_LIST_MAX];
-		size_t nsizes = o->source ? 1 : plan_sizes(o, sizes);
+		size_t nsizes = o->source ? 1 : plan_sizes(o, wls[w], sizes);
 
 		if (wls[w]->flags & WORKLOAD_LIMITS) {
 			if (plan_limit_cases(r, &cap, wls[w]))
 				return 1;
 			continue;
 		}
+		if (!o->source && plan_check_sizes(wls[w], sizes, nsizes))
+			return 2;
 		before = r->ncases;
 		for (size_t d = 0; d < nds; d++) {
 			for (size_t s = 0; s < nsizes; s++) {
 				struct dataset tmp = { 0 };
 				struct bench_case proto = { 0 };
 
-				tmp.kind = o->source ? DATASET_FILE : wls[w]->default_dataset;
-				if (o->datasets.n)
+				tmp.kind = o->source ? src.kind : wls[w]->default_dataset;
+				if (o->datasets.n && !tree)
 					dataset_kind_parse(o->datasets.v[d], &tmp.kind);
 				proto.spec.wl = wls[w];
 				proto.spec.ds = &tmp;
 				proto.spec.size = o->source ? src.size : sizes[s];
+				if (tree) {
+					proto.spec.files = o->source ? src.files : o->files;
+					proto.spec.file_size = proto.spec.size;
+					proto.spec.size = o->source ? src.total :
+						tree_total_size(sizes[s], o->files, o->seed);
+				}
 				proto.spec.part_size = wls[w]->flags & WORKLOAD_PARTS ? o->part_size : 0;
 				proto.spec.queue_depth = o->queue_depth;
 				proto.spec.threads = o->threads;

@@ -12,7 +12,7 @@ run_bad() {	# NAME LINE ARGS...: bench ARGS --dir D --out R fails with LINE
 }
 
 run_bad unknown_strategy "bench: unknown strategy 'nope' (bench list shows them all)" --strategy readwrite,nope
-run_bad unknown_workload "bench: unknown workload 'nope' (known: copy, split, transform)" --workload nope
+run_bad unknown_workload "bench: unknown workload 'nope' (known: copy, split, transform, tree)" --workload nope
 run_bad unknown_dataset "bench: unknown dataset 'nope' (known: random, text, zero, sparse)" --dataset nope
 run_bad size_abc "bench: --size 'abc': not a size (examples: 4096, 64K, 200M, 1.5G)" --size abc
 run_bad size_negative "bench: --size '-1': not a size (examples: 4096, 64K, 200M, 1.5G)" --size -1

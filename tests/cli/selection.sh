@@ -33,7 +33,7 @@ expect_eq names_and_globs "$(picked --strategy 'readwrite,s[ep]*')" \
 	"copy/readwrite copy/sendfile copy/splice "
 expect_eq test_only_by_name "$(picked --strategy 'throttled')" "copy/throttled "
 expect_eq workload_all_but "$(picked --workload 'all,-transform' --strategy readwrite)" \
-	"copy/readwrite split/readwrite "
+	"copy/readwrite split/readwrite tree/readwrite "
 expect_eq workload_glob "$(picked --workload 's*' --strategy readwrite)" "split/readwrite "
 expect_eq all_flag_minus_workload "$(picked --all --workload '-copy,-split' --strategy pipe)" \
 	"transform/pipe "
@@ -42,7 +42,7 @@ expect_fail glob_matches_nothing 2 "bench: --strategy 'nope*' matches no strateg
 	"$BENCH" --strategy 'nope*' --dir "$D"
 expect_fail unknown_exclusion 2 "bench: unknown strategy 'nope' (bench list shows them all)" \
 	"$BENCH" --strategy 'all,-nope' --dir "$D"
-expect_fail workload_glob_nothing 2 "bench: --workload 'x*' matches no workload (known: copy, split, transform)" \
+expect_fail workload_glob_nothing 2 "bench: --workload 'x*' matches no workload (known: copy, split, transform, tree)" \
 	"$BENCH" --workload 'x*' --dir "$D"
 expect_fail nothing_left 2 "bench: nothing to run" \
 	"$BENCH" --strategy 'all,-*' --no-limits --dir "$D"

@@ -49,7 +49,7 @@ expect_fail with_workload 2 "bench: --source copies your file as it is: --all, -
 	"$BENCH" --source "$F" --workload split --dir "$D"
 expect_fail missing 2 "bench: --source '$T/mine/none': No such file or directory" \
 	"$BENCH" --source "$T/mine/none" --dir "$D"
-expect_fail directory 2 "bench: --source '$T/mine': is not a regular file" \
+expect_fail directory_with_fifo 2 "bench: --source '$T/mine': fifo: is a special file (trees of regular files and folders only)" \
 	"$BENCH" --source "$T/mine" --dir "$D"
 expect_fail fifo 2 "bench: --source '$T/mine/fifo': is not a regular file" \
 	"$BENCH" --source "$T/mine/fifo" --dir "$D"

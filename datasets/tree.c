@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tree.c - trees of many files: generated ones, reproducible from (files,
+ * size, seed), the user's own (--source DIR), and the tree hash that
+ * verifies a copy of either as a whole.
+ *
+ * A generated tree has TREE_FANOUT folders under its root, each holding
+ * TREE_FANOUT folders (dataset.h): up to TREE_LEAVES leaf folders, fewer when
+ * there are fewer files, and file number i ("f<i>") in leaf i % leaves. Its
+ * bytes are random, from a stream of its own per file (dataset_fill_stream):
+ * nothing compresses or deduplicates. Each file is `size` bytes, or, for
+ * DATASET_SIZE_SRC, drawn from the size mix of a real source tree:
+ * the file sizes of /usr/include on a Debian 12 machine (22 353 files),
+ * their quantiles below, linear between them, clipped at 1 MiB
+ * (docs/tree.md says how they were measured).
+ *
+ * The tree hash covers every entry below the root sorted by its relative
+ * name, so walk order never matters: for each, the name and a NUL, 'd' or
+ * 'f', its size and its content's XXH3-64 (both 0 for a folder), as
+ * little-endian 64-bit numbers.
+ */
+#include "dataset.h"
+#include "fileio.h"
+#include "rng.h"
+#include "units.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#define TREE_SMALL_FILE (1u << 20)	/* hashed from one read */
+
+/* Quantiles of the file sizes of /usr/include (Debian 12), docs/tree.md. */
+static const struct { double q; double bytes; } tree_src_mix[] = {
+	{ 0.00, 0 },     { 0.10, 751 },    { 0.20, 1140 },   { 0.30, 1625 },
+	{ 0.40, 2284 },  { 0.50, 3215 },   { 0.60, 4612 },   { 0.70, 7098 },
+	{ 0.80, 11747 }, { 0.90, 23380 },  { 0.95, 41441 },  { 0.99, 109792 },
+	{ 1.00, 1048576 },
+};
+
+void tree_size_name(uint64_t size, char *out, size_t n)
+{
+	if (size == DATASET_SIZE_SRC)
+		snprintf(out, n, "src");
+	else
+		format_size(size, out, n);
+}
+
+void dataset_size_name(const struct dataset *d, char *out, size_t n)
+{
+	char one[32];
+
+	if (d->kind != DATASET_TREE && d->kind != DATASET_DIR) {
+		format_size(d->size, out, n);
+		return;
+	}
+	if (d->kind == DATASET_DIR) {
+		snprintf(out, n, "%" PRIu64 " files", d->files);
+		return;
+	}
+	tree_size_name(d->size, one, sizeof(one));
+	snprintf(out, n, "%" PRIu64 " x %s", d->files, one);
+}
+
+uint64_t tree_file_size(uint64_t size, uint64_t seed, uint64_t i)
+{
+	uint64_t m = seed ^ 0x7472656573697a65ull;	/* "treesize" */
+	size_t k = 1;
+	double u, f;
+
+	if (size != DATASET_SIZE_SRC)
+		return size;
+	m = splitmix64(&m) ^ i;
+	u = (double)(splitmix64(&m) >> 11) / 9007199254740992.0;	/* [0, 1) */
+	while (k + 1 < sizeof(tree_src_mix) / sizeof(tree_src_mix[0]) && u >= tree_src_mix[k].q)
+		k++;
+	f = (u - tree_src_mix[k - 1].q) / (tree_src_mix[k].q - tree_src_mix[k - 1].q);
+	return (uint64_t)(tree_src_mix[k - 1].bytes +
+			  f * (tree_src_mix[k].bytes - tree_src_mix[k - 1].bytes));
+}
+
+uint64_t tree_total_size(uint64_t size, uint64_t files, uint64_t seed)
+{
+	uint64_t total = 0;
+
+	for (uint64_t i = 0; i < files; i++)
+		total += tree_file_size(size, seed, i);
+	return total;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entries and their hash                                              */
+/* ------------------------------------------------------------------ */
+
+struct tree_entry {
+	char *name;		/* relative to the root */
+	char type;		/* 'd' or 'f' */
+	uint64_t size;
+	uint64_t hash;
+};
+
+struct tree_list {
+	struct tree_entry *v;
+	size_t n, cap;
+};
+
+static int list_add(struct tree_list *l, const char *name, char type,
+		    uint64_t size, uint64_t hash)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct tree_entry *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].name = strdup(name);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	l->v[l->n].type = type;
+	l->v[l->n].size = size;
+	l->v[l->n].hash = hash;
+	l->n++;
+	return 0;
+}
+
+static void list_free(struct tree_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct tree_entry *)a)->name, ((const struct tree_entry *)b)->name);
+}
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Sorts l and hashes it into sum. */
+static int list_sum(struct tree_list *l, struct tree_sum *sum)
+{
+	XXH3_state_t *xs = XXH3_createState();
+
+	if (!xs)
+		return -ENOMEM;
+	qsort(l->v, l->n, sizeof(*l->v), entry_cmp);
+	XXH3_64bits_reset(xs);
+	memset(sum, 0, sizeof(*sum));
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tree_entry *e = &l->v[i];
+		unsigned char tail[17];
+
+		tail[0] = (unsigned char)e->type;
+		put_le64(tail + 1, e->size);
+		put_le64(tail + 9, e->hash);
+		XXH3_64bits_update(xs, e->name, strlen(e->name) + 1);
+		XXH3_64bits_update(xs, tail, sizeof(tail));
+		if (e->type == 'd') {
+			sum->dirs++;
+		} else {
+			sum->files++;
+			sum->bytes += e->size;
+		}
+	}
+	sum->hash = XXH3_64bits_digest(xs);
+	XXH3_freeState(xs);
+	return 0;
+}
+
+/* A name fit for one line: bytes outside printable ASCII as \xNN. */
+static void tree_printable(const char *name, char *out, size_t n)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 < n; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			out[o++] = (char)*p;
+		else
+			o += (size_t)snprintf(out + o, n - o, "\\x%02x", *p);
+	}
+	if (n)
+		out[o < n ? o : n - 1] = '\0';
+}
+
+static int tree_fail(char *why, size_t n, const char *rel, int err, const char *what)
+{
+	char name[160];
+
+	tree_printable(rel[0] ? rel : ".", name, sizeof(name));
+	if (what)
+		snprintf(why, n, "%s: %s", name, what);
+	else
+		snprintf(why, n, "%s: %s", name, strerror(-err));
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Walking a tree to list it                                           */
+/* ------------------------------------------------------------------ */
+
+struct tree_walk_state {
+	struct tree_list *l;
+	char *buf;		/* TREE_SMALL_FILE bytes for small files */
+	char *why;
+	size_t n;
+};
+
+/* XXH3 of the regular file fd of size bytes. */
+static int tree_hash_file(struct tree_walk_state *w, int fd, uint64_t size, uint64_t *hash)
+{
+	ssize_t got;
+
+	if (size > TREE_SMALL_FILE)
+		return hash_fd_range(fd, 0, size, hash);
+	got = full_pread(fd, w->buf, (size_t)size, 0);
+	if (got < 0)
+		return (int)got;
+	if ((uint64_t)got != size)
+		return -ENODATA;
+	*hash = XXH3_64bits(w->buf, (size_t)size);
+	return 0;
+}
+
+static int tree_list_dir(struct tree_walk_state *w, int dfd, char *rel, size_t len);
+
+/* One entry `name` of the folder dfd whose relative name is rel[0..len). */
+static int tree_list_entry(struct tree_walk_state *w, int dfd, char *rel, size_t len,
+			   const char *name)
+{
+	size_t nl = strlen(name);
+	struct stat st;
+	uint64_t hash = 0;
+	int fd, err;
+
+	if (len + nl + 2 > PATH_MAX * 4)
+		return tree_fail(w->why, w->n, rel, -ENAMETOOLONG, NULL);
+	if (len)
+		rel[len++] = '/';
+	memcpy(rel + len, name, nl + 1);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return tree_fail(w->why, w->n, rel, -errno, NULL);
+	if (S_ISLNK(st.st_mode))
+		return tree_fail(w->why, w->n, rel, -ELOOP, "is a symbolic link (trees of regular files and folders only)");
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return tree_fail(w->why, w->n, rel, -EINVAL, "is a special file (trees of regular files and folders only)");
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+	if (fd < 0)
+		return tree_fail(w->why, w->n, rel, -errno, NULL);
+	if (S_ISDIR(st.st_mode)) {
+		err = list_add(w->l, rel, 'd', 0, 0);
+		if (!err)
+			err = tree_list_dir(w, fd, rel, len + nl);
+		close(fd);
+		return err;
+	}
+	err = tree_hash_file(w, fd, (uint64_t)st.st_size, &hash);
+	close(fd);
+	if (err)
+		return tree_fail(w->why, w->n, rel, err, NULL);
+	return list_add(w->l, rel, 'f', (uint64_t)st.st_size, hash);
+}
+
+/* Lists the folder dfd (not closed here), relative name rel[0..len). */
+static int tree_list_dir(struct tree_walk_state *w, int dfd, char *rel, size_t len)
+{
+	int fd = dup(dfd), err = 0;
+	struct dirent *e;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return tree_fail(w->why, w->n, rel, -errno, NULL);
+	}
+	errno = 0;
+	while (!err && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		err = tree_list_entry(w, dfd, rel, len, e->d_name);
+		rel[len] = '\0';
+		errno = 0;
+	}
+	if (!err && errno)
+		err = tree_fail(w->why, w->n, rel, -errno, NULL);
+	closedir(dir);
+	return err;
+}
+
+/* Lists the tree at path into l (unsorted). 0 or -errno with why. */
+static int tree_list(const char *path, struct tree_list *l, char *why, size_t n)
+{
+	struct tree_walk_state w = { .l = l, .why = why, .n = n };
+	char *rel = malloc(PATH_MAX * 4 + 2);
+	struct stat st;
+	int fd, err;
+
+	w.buf = malloc(TREE_SMALL_FILE);
+	if (!rel || !w.buf) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	rel[0] = '\0';
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, n, "%s", errno == ENOTDIR || errno == ELOOP ?
+			 "is not a folder" : strerror(errno));
+		goto out_free;
+	}
+	err = fstat(fd, &st) ? -errno : 0;
+	if (!err)
+		err = tree_list_dir(&w, fd, rel, 0);
+	close(fd);
+out_free:
+	free(w.buf);
+	free(rel);
+	return err;
+}
+
+int tree_hash(const char *path, struct tree_sum *sum, char *why, size_t n)
+{
+	struct tree_list l = { 0 };
+	int err = tree_list(path, &l, why, n);
+
+	if (!err)
+		err = list_sum(&l, sum);
+	list_free(&l);
+	return err;
+}
+
+static int tree_describe(const struct tree_entry *g, const struct tree_entry *w,
+			 char *why, size_t n)
+{
+	char name[160];
+
+	tree_printable(g ? g->name : w->name, name, sizeof(name));
+	if (!g)
+		snprintf(why, n, "%s: missing from the output", name);
+	else if (!w)
+		snprintf(why, n, "%s: in the output, not in the source", name);
+	else if (g->type != w->type)
+		snprintf(why, n, "%s: a %s in the output, a %s in the source", name,
+			 g->type == 'd' ? "folder" : "file", w->type == 'd' ? "folder" : "file");
+	else if (g->size != w->size)
+		snprintf(why, n, "%s: %" PRIu64 " bytes, expected %" PRIu64, name, g->size, w->size);
+	else
+		snprintf(why, n, "%s: content hash %016" PRIx64 " differs from the source's %016" PRIx64,
+			 name, g->hash, w->hash);
+	return 1;
+}
+
+int tree_first_difference(const char *got, const char *want, char *why, size_t n)
+{
+	struct tree_list a = { 0 }, b = { 0 };
+	struct tree_sum s;
+	size_t i = 0, j = 0;
+	int ret;
+
+	ret = tree_list(got, &a, why, n);
+	if (!ret)
+		ret = tree_list(want, &b, why, n);
+	if (ret || (ret = list_sum(&a, &s)) || (ret = list_sum(&b, &s)))
+		goto out_free;
+	while (!ret && (i < a.n || j < b.n)) {
+		int c = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i].name, b.v[j].name);
+
+		if (c < 0)
+			ret = tree_describe(&a.v[i], NULL, why, n);
+		else if (c > 0)
+			ret = tree_describe(NULL, &b.v[j], why, n);
+		else if (a.v[i].type != b.v[j].type || a.v[i].size != b.v[j].size ||
+			 a.v[i].hash != b.v[j].hash)
+			ret = tree_describe(&a.v[i], &b.v[j], why, n);
+		i += c <= 0;
+		j += c >= 0;
+	}
+out_free:
+	list_free(&a);
+	list_free(&b);
+	return ret;
+}
+
+/* The latest ctime below the folder dfd (closed here); 0 or -errno. */
+static int tree_stamp_dir(int dfd, uint64_t *latest)
+{
+	DIR *dir = fdopendir(dfd);
+	struct dirent *e;
+	int err = 0;
+
+	if (!dir) {
+		close(dfd);
+		return -errno;
+	}
+	while (!err && (e = readdir(dir))) {
+		struct stat st;
+		uint64_t ns;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			err = -errno;
+			break;
+		}
+		ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+		if (ns > *latest)
+			*latest = ns;
+		if (S_ISDIR(st.st_mode)) {
+			int fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			err = fd < 0 ? -errno : tree_stamp_dir(fd, latest);
+		}
+	}
+	closedir(dir);
+	return err;
+}
+
+int tree_stamp(const char *path, uint64_t *stamp)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	*stamp = 0;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	*stamp = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+	return tree_stamp_dir(fd, stamp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Removing a tree                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Empties the folder dfd (closed here). */
+static int tree_empty_dir(int dfd)
+{
+	struct dirent *e;
+	DIR *dir = fdopendir(dfd);
+	int err = 0;
+
+	if (!dir) {
+		err = -errno;
+		close(dfd);
+		return err;
+	}
+	while ((e = readdir(dir))) {
+		int fd;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(dir), e->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			err = err ? err : -errno;
+			continue;
+		}
+		fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			err = err ? err : -errno;
+			continue;
+		}
+		tree_empty_dir(fd);
+		if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR))
+			err = err ? err : -errno;
+	}
+	closedir(dir);
+	return err;
+}
+
+int tree_remove(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOTDIR || errno == ELOOP)
+			return unlink(path) ? -errno : 0;
+		return errno == ENOENT ? 0 : -errno;
+	}
+	tree_empty_dir(fd);
+	return rmdir(path) ? -errno : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generating a tree                                                   */
+/* ------------------------------------------------------------------ */
+
+struct tree_gen {
+	const struct dataset *d;
+	int root;
+	struct tree_list l;
+	char *buf;
+	size_t cap;
+};
+
+static unsigned tree_leaves(uint64_t files)
+{
+	return files >= TREE_LEAVES ? TREE_LEAVES : files ? (unsigned)files : 1;
+}
+
+static void leaf_name(unsigned leaf, char *out, size_t n)
+{
+	snprintf(out, n, "d%u/d%u", leaf / TREE_FANOUT, leaf % TREE_FANOUT);
+}
+
+static int gen_dirs(struct tree_gen *g, unsigned leaves)
+{
+	char name[32];
+
+	for (unsigned top = 0; top * TREE_FANOUT < leaves; top++) {
+		snprintf(name, sizeof(name), "d%u", top);
+		if (mkdirat(g->root, name, 0755))
+			return -errno;
+		if (list_add(&g->l, name, 'd', 0, 0))
+			return -ENOMEM;
+	}
+	for (unsigned leaf = 0; leaf < leaves; leaf++) {
+		leaf_name(leaf, name, sizeof(name));
+		if (mkdirat(g->root, name, 0755))
+			return -errno;
+		if (list_add(&g->l, name, 'd', 0, 0))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int gen_file(struct tree_gen *g, int dfd, const char *dir, uint64_t i)
+{
+	uint64_t size = tree_file_size(g->d->size, g->d->seed, i);
+	char name[32], rel[64];
+	int fd, err;
+
+	if (size > g->cap) {
+		char *b = realloc(g->buf, (size_t)size);
+
+		if (!b)
+			return -ENOMEM;
+		g->buf = b;
+		g->cap = (size_t)size;
+	}
+	dataset_fill_stream(g->d->seed, i, g->buf, (size_t)size);
+	snprintf(name, sizeof(name), "f%" PRIu64, i);
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = full_pwrite(fd, g->buf, (size_t)size, 0);
+	if (close(fd) && !err)
+		err = -errno;
+	if (err)
+		return err;
+	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
+	return list_add(&g->l, rel, 'f', size, XXH3_64bits(g->buf, (size_t)size));
+}
+
+static int gen_files(struct tree_gen *g, unsigned leaves)
+{
+	char dir[32];
+	int err = 0;
+
+	for (unsigned leaf = 0; leaf < leaves && !err; leaf++) {
+		int dfd;
+
+		leaf_name(leaf, dir, sizeof(dir));
+		dfd = openat(g->root, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return -errno;
+		for (uint64_t i = leaf; i < g->d->files && !err; i += leaves) {
+			if (dataset_stop && *dataset_stop)
+				err = -EINTR;
+			else
+				err = gen_file(g, dfd, dir, i);
+		}
+		close(dfd);
+	}
+	return err;
+}
+
+int tree_generate(struct dataset *d, const char *path)
+{
+	struct tree_gen g = { .d = d };
+	unsigned leaves = tree_leaves(d->files);
+	char tmp[PATH_MAX];
+	struct tree_sum sum;
+	int err;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(tmp))
+		return -errno;
+	if (chmod(tmp, 0755)) {
+		err = -errno;
+		goto out_remove;
+	}
+	g.root = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (g.root < 0) {
+		err = -errno;
+		goto out_remove;
+	}
+	err = gen_dirs(&g, leaves);
+	if (!err)
+		err = gen_files(&g, leaves);
+	close(g.root);
+	if (!err)
+		err = list_sum(&g.l, &sum);
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (!err) {
+		d->hash = sum.hash;
+		d->total = sum.bytes;
+	}
+out_remove:
+	if (err)
+		tree_remove(tmp);
+	list_free(&g.l);
+	free(g.buf);
+	return err;
+}
+
+int dataset_from_dir(struct dataset *d, const char *path, char *why, size_t n)
+{
+	struct tree_sum sum;
+	char what[200];
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = tree_hash(path, &sum, what, sizeof(what));
+	if (err) {
+		snprintf(why, n, "%s", what);
+		return err;
+	}
+	if (!sum.files) {
+		snprintf(why, n, "holds no file");
+		return -ENODATA;
+	}
+	if (!realpath(path, d->path)) {
+		snprintf(why, n, "%s", strerror(errno));
+		return -errno;
+	}
+	d->kind = DATASET_DIR;
+	d->hash = sum.hash;
+	d->files = sum.files;
+	d->total = sum.bytes;
+	d->size = sum.files ? sum.bytes / sum.files : 0;
+	return 0;
+}
+
+int dataset_dir_changed(const struct dataset *d, char *what, size_t n)
+{
+	struct tree_sum sum;
+	char why[200];
+	int err = tree_hash(d->path, &sum, why, sizeof(why));
+
+	if (err) {
+		snprintf(what, n, "%s", why);
+		return err;
+	}
+	if (sum.hash == d->hash)
+		return 0;
+	snprintf(what, n, "its tree hash");
+	return 1;
+}
