@@ -127,17 +127,17 @@ int tree_copy_one(const struct tree_job *job, const struct copy_strategy *s,
 
 
 /* ------------------------------------------------------------------ */
-/* The whole list of files, for methods that schedule it (tree_list.c) */
+/* The whole list of files, for methods that schedule it (tree_files.c) */
 /* ------------------------------------------------------------------ */
 
-/* One file of the list: its folders stay open until tree_list_end(). */
+/* One file of the list: its folders stay open until tree_files_end(). */
 struct tree_entry {
 	int src_dir, dst_dir;
 	uint64_t ino;
 	size_t name_at;		/* its name: tree_entry_name() */
 };
 
-struct tree_list {
+struct tree_files {
 	struct tree_walk w;
 	struct tree_entry *v;
 	size_t n, cap;
@@ -147,19 +147,19 @@ struct tree_list {
 
 /*
  * Walks job->src_root (folders made, kept open) and lists every regular
- * file in walk order. 0 or -errno (job->msg filled); call tree_list_end()
+ * file in walk order. 0 or -errno (job->msg filled); call tree_files_end()
  * whatever it returned.
  */
-int tree_list_walk(struct tree_list *l, const struct tree_job *job);
-void tree_list_end(struct tree_list *l);
+int tree_files_walk(struct tree_files *l, const struct tree_job *job);
+void tree_files_end(struct tree_files *l);
 
-static inline const char *tree_entry_name(const struct tree_list *l, const struct tree_entry *e)
+static inline const char *tree_entry_name(const struct tree_files *l, const struct tree_entry *e)
 {
 	return l->names + e->name_at;
 }
 
 /* Entry e of l as the walker's tree_file, for tree_copy_one(). */
-static inline struct tree_file tree_entry_file(const struct tree_list *l, const struct tree_entry *e)
+static inline struct tree_file tree_entry_file(const struct tree_files *l, const struct tree_entry *e)
 {
 	return (struct tree_file){ .src_dir = e->src_dir, .dst_dir = e->dst_dir,
 				   .name = tree_entry_name(l, e), .ino = e->ino };

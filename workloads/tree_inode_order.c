@@ -29,8 +29,8 @@ static int by_inode(const void *a, const void *b)
 
 static int sorted_copy(const struct tree_job *job)
 {
-	struct tree_list l;
-	int err = tree_list_walk(&l, job);
+	struct tree_files l;
+	int err = tree_files_walk(&l, job);
 
 	if (!err)
 		qsort(l.v, l.n, sizeof(*l.v), by_inode);
@@ -39,7 +39,7 @@ static int sorted_copy(const struct tree_job *job)
 
 		err = tree_copy_one(job, &strategy_copy_file_range, &f);
 	}
-	tree_list_end(&l);
+	tree_files_end(&l);
 	return err;
 }
 

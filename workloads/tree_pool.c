@@ -25,7 +25,7 @@ extern const struct copy_strategy strategy_copy_file_range;
 
 struct pool {
 	const struct tree_job *job;
-	const struct tree_list *l;
+	const struct tree_files *l;
 	atomic_size_t next;	/* the next file to take */
 	atomic_int err;		/* the first failure, 0 while none */
 	char msg[256];		/* its message, written by the thread that set err */
@@ -99,9 +99,9 @@ static int pool_run(struct pool *p, unsigned nthreads)
 
 static int pool_copy(const struct tree_job *job)
 {
-	struct tree_list l;
+	struct tree_files l;
 	struct pool p = { .job = job, .l = &l };
-	int err = tree_list_walk(&l, job);
+	int err = tree_files_walk(&l, job);
 
 	if (!err) {
 		atomic_init(&p.next, 0);
@@ -110,7 +110,7 @@ static int pool_copy(const struct tree_job *job)
 		if (err)
 			snprintf(job->msg, job->msg_len, "%s", p.msg);
 	}
-	tree_list_end(&l);
+	tree_files_end(&l);
 	return err;
 }
 

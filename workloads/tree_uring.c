@@ -57,7 +57,7 @@ struct tree_slot {
 
 struct tree_uring {
 	const struct tree_job *job;
-	const struct tree_list *l;
+	const struct tree_files *l;
 	struct io_uring ring;
 	struct tree_slot *slots;
 	unsigned nslots, busy;
@@ -257,13 +257,13 @@ static int uring_tree_setup(struct tree_uring *u)
 
 static int uring_tree_copy(const struct tree_job *job)
 {
-	struct tree_list l;
+	struct tree_files l;
 	struct tree_uring u = {
 		.job = job, .l = &l,
 		.nslots = job->c->queue_depth ? job->c->queue_depth : TREE_URING_SLOTS,
 		.block = job->c->buffer ? job->c->buffer : STRATEGY_DEFAULT_BUFFER,
 	};
-	int err = tree_list_walk(&l, job);
+	int err = tree_files_walk(&l, job);
 
 	if (err)
 		goto out_list;
@@ -276,7 +276,7 @@ static int uring_tree_copy(const struct tree_job *job)
 	free(u.mem);
 	free(u.slots);
 out_list:
-	tree_list_end(&l);
+	tree_files_end(&l);
 	return err;
 }
 

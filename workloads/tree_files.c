@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tree_list.c - the whole tree as a list of files (tree.h), for the tree
+ * tree_files.c - the whole tree as a list of files (tree.h), for the tree
  * methods that decide themselves in which order or on which thread each
  * file is copied: the walker with its folders kept open, every file's
  * folders, inode number and name appended to one array, the names to one
@@ -31,7 +31,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
 
 static int list_add(void *arg, const struct tree_file *f)
 {
-	struct tree_list *l = arg;
+	struct tree_files *l = arg;
 	size_t len = strlen(f->name) + 1;
 
 	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 1024) ||
@@ -44,13 +44,13 @@ static int list_add(void *arg, const struct tree_file *f)
 	return 0;
 }
 
-int tree_list_walk(struct tree_list *l, const struct tree_job *job)
+int tree_files_walk(struct tree_files *l, const struct tree_job *job)
 {
 	memset(l, 0, sizeof(*l));
 	return tree_walk(&l->w, job, TREE_WALK_KEEP_DIRS, list_add, l);
 }
 
-void tree_list_end(struct tree_list *l)
+void tree_files_end(struct tree_files *l)
 {
 	tree_walk_end(&l->w);
 	free(l->v);
