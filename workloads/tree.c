@@ -176,6 +176,7 @@ const struct workload workload_tree = {
 	.flags = WORKLOAD_TREE,
 	.default_dataset = DATASET_TREE,
 	.default_size = 4096,
+	.default_files = 500,
 	.own_variants = tree_variants,
 	.prepare = tree_prepare,
 	.setup = tree_setup,
