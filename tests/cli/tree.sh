@@ -40,6 +40,10 @@ expect_eq gen_files_per_s "$(tail -n +2 "$S" | grep '^tree,readwrite,' | cut -d,
 expect_eq gen_nothing_left "$(leftovers)" ""
 expect_eq gen_dataset "$(ls "$D" | tr '\n' ' ')" "tree-150x4096-s1 tree-150x4096-s1.manifest "
 
+# bench check tells tree cases by their files and file size
+run "$BENCH" check --baseline "$T/r1" --current "$T/r1"
+expect_eq check_label "$(grep -c '^tree/readwrite tree 600K buf 128K warm 150 x 4K ' "$T/.out")" 1
+
 # the source-tree mix is a size of its own, and not for one file
 run "$BENCH" --workload tree --files 60 --size src --strategy readwrite "${QUICK[@]}" --dir "$D" --out "$T/r2"
 expect_eq src_rc "$RC" 0
