@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,8 @@ static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
+		c->metadata_cached = m && proto->spec.files &&
+				     !(r->o->drop_caches && geteuid() == 0);
 		c->spec.ds = plan_dataset(r, proto->spec.ds->kind,
 					  proto->spec.files ? proto->spec.file_size : proto->spec.size,
 					  proto->spec.files, r->o->seed);

@@ -40,6 +40,13 @@ expect_eq gen_files_per_s "$(tail -n +2 "$S" | grep '^tree,readwrite,' | cut -d,
 expect_eq gen_nothing_left "$(leftovers)" ""
 expect_eq gen_dataset "$(ls "$D" | tr '\n' ' ')" "tree-150x4096-s1 tree-150x4096-s1.manifest "
 
+# cold: every file evicted and checked; folders and inodes stay cached, said
+run "$BENCH" --workload tree --files 40 --strategy readwrite --cache cold --repeat 1 --warmup 0 \
+	--syscalls off --no-limits --dir "$D" --out "$T/rc"
+expect_eq cold_rc "$RC" 0
+expect_eq cold_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
+expect_eq cold_resident "$(awk -F, -v c="$(col "$T/rc/runs.csv" resident_pct)" 'NR > 1 { print ($c <= 1) }' "$T/rc/runs.csv")" 1
+
 # bench check tells tree cases by their files and file size
 run "$BENCH" check --baseline "$T/r1" --current "$T/r1"
 expect_eq check_label "$(grep -c '^tree/readwrite tree 600K buf 128K warm 150 x 4K ' "$T/.out")" 1
