@@ -69,7 +69,7 @@ static int sorted_copy(const struct tree_job *job)
 	int err;
 
 	err = tree_walk(&w, job, TREE_WALK_KEEP_DIRS, sorted_add, &l);
-	if (!err)
+	if (!err && l.n)
 		qsort(l.v, l.n, sizeof(*l.v), by_inode);
 	for (size_t i = 0; i < l.n && !err; i++) {
 		struct tree_file f = {
