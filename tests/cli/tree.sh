@@ -68,6 +68,11 @@ if command -v gnuplot >/dev/null; then
 	expect_eq chart_points "$(grep -v '^#' "$T/rp/plot-tree-files.dat" | grep -c .)" 4
 fi
 
+# --all runs the tree workload on its own 500 x 4K, whatever --size says
+run "$BENCH" --all --size 1M --dry-run --dir "$T/dry"
+expect_eq all_tree_size "$(grep -c 'tree-500x4096-s1 *500 x 4K' "$T/.out")" 1
+expect_eq all_dry_made_nothing "$(ls -A "$T" | grep -c '^dry$')" 0
+
 # --- one wrong byte --------------------------------------------------------
 run "$BENCH" --workload tree --files 150 --size 4K --strategy corrupt "${QUICK[@]}" --dir "$D" --out "$T/r3"
 expect_eq corrupt_rc "$RC" 1
