@@ -108,7 +108,9 @@ int main(void)
 
 	history_file(hsynth_path("newer.sqlite"));
 	sql_file(hsynth_path("newer.sqlite"), "PRAGMA user_version = 99");
-	refused("newer.sqlite", "history schema version 99 is newer than this bench's 4; use a newer bench");
+	snprintf(why, sizeof(why), "history schema version 99 is newer than this bench's %d; use a newer bench",
+		 HISTORY_SCHEMA_VERSION);
+	refused("newer.sqlite", why);
 
 	history_file(hsynth_path("damaged.sqlite"));
 	f = fopen(hsynth_path("damaged.sqlite"), "r+b");

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config liburing-dev libxxhash-dev
 	  libbenchmark-dev libbenchmark-tools hyperfine gnuplot-nox strace
 	  clang libclang-rt-dev valgrind jq btrfs-progs xfsprogs python3-scipy
-	  libsqlite3-dev help2man)
+	  libsqlite3-dev help2man rsync)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -81,7 +81,7 @@ static void copy_teardown(struct run_ctx *ctx)
 const struct workload workload_copy = {
 	.name = "copy",
 	.description = "the whole source to a new file with one strategy",
-	.flags = WORKLOAD_DEFAULT,
+	.flags = WORKLOAD_DEFAULT | WORKLOAD_COMMANDS,
 	.default_dataset = DATASET_RANDOM,
 	.prepare = copy_prepare,
 	.setup = copy_setup,

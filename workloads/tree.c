@@ -37,6 +37,8 @@ static int tree_probe(const struct workload_variant *v, const char *dir, char *w
 
 /* The tree methods' descriptors (their files in workloads/). */
 extern const struct tree_method tree_method_inode_order;
+extern const struct tree_method tree_method_pool;
+extern const struct tree_method tree_method_uring;
 
 /*
  * The tree methods, one line each: name, description, the knobs it takes
@@ -47,6 +49,10 @@ extern const struct tree_method tree_method_inode_order;
 static const struct workload_variant tree_variants[] = {
 	{ "inode-order", "walk first, then copy_file_range file by file in inode order", 0,
 	  TREE_METHOD(inode_order) },
+	{ "pool", "walk first, then a pool of threads (--threads, 0: one per CPU) copies the files, copy_file_range each",
+	  VARIANT_THREADS | VARIANT_MULTI_CPU, TREE_METHOD(pool) },
+	{ "uring", "walk first, then io_uring: statx, then open, read, write, close linked per file, --queue-depth files in flight",
+	  VARIANT_QUEUE_DEPTH | VARIANT_MULTI_CPU, TREE_METHOD(uring) },
 	{ 0 },
 };
 
@@ -173,7 +179,7 @@ static void tree_remove_output(const struct case_spec *c, const char *dst)
 const struct workload workload_tree = {
 	.name = "tree",
 	.description = "a folder of many files to a new folder, file by file with each strategy or with a tree method",
-	.flags = WORKLOAD_TREE,
+	.flags = WORKLOAD_TREE | WORKLOAD_COMMANDS,
 	.default_dataset = DATASET_TREE,
 	.default_size = 4096,
 	.default_files = 500,

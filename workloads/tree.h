@@ -125,4 +125,44 @@ int tree_job_fail(const struct tree_job *job, const char *name, int err, const c
 int tree_copy_one(const struct tree_job *job, const struct copy_strategy *s,
 		  const struct tree_file *f);
 
+
+/* ------------------------------------------------------------------ */
+/* The whole list of files, for methods that schedule it (tree_files.c) */
+/* ------------------------------------------------------------------ */
+
+/* One file of the list: its folders stay open until tree_files_end(). */
+struct tree_entry {
+	int src_dir, dst_dir;
+	uint64_t ino;
+	size_t name_at;		/* its name: tree_entry_name() */
+};
+
+struct tree_files {
+	struct tree_walk w;
+	struct tree_entry *v;
+	size_t n, cap;
+	char *names;		/* every name, each ended by '\0' */
+	size_t names_len, names_cap;
+};
+
+/*
+ * Walks job->src_root (folders made, kept open) and lists every regular
+ * file in walk order. 0 or -errno (job->msg filled); call tree_files_end()
+ * whatever it returned.
+ */
+int tree_files_walk(struct tree_files *l, const struct tree_job *job);
+void tree_files_end(struct tree_files *l);
+
+static inline const char *tree_entry_name(const struct tree_files *l, const struct tree_entry *e)
+{
+	return l->names + e->name_at;
+}
+
+/* Entry e of l as the walker's tree_file, for tree_copy_one(). */
+static inline struct tree_file tree_entry_file(const struct tree_files *l, const struct tree_entry *e)
+{
+	return (struct tree_file){ .src_dir = e->src_dir, .dst_dir = e->dst_dir,
+				   .name = tree_entry_name(l, e), .ino = e->ino };
+}
+
 #endif

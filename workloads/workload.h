@@ -25,6 +25,7 @@
 #include "dataset.h"
 #include "strategy.h"
 
+struct bench_command;
 struct channel;
 struct workload;
 
@@ -37,6 +38,13 @@ struct case_spec {
 	const char *variant;			/* strategy, channel or own variant */
 	const struct copy_strategy *strategy;	/* strategy workloads */
 	const struct channel *channel;		/* WORKLOAD_CHANNELS */
+	/* WORKLOAD_COMMANDS: a program the harness runs instead of the
+	 * workload's setup/run/teardown (its prepare, verify, inspect and
+	 * remove_output stay the workload's); NULL for the other rows. */
+	const struct bench_command *command;
+	/* The command's template for this source (a file's or a tree's),
+	 * chosen before its first run: its identity with the name. */
+	const char *command_line;
 	struct dataset *ds;			/* shared between cases */
 	uint64_t size;		/* bytes copied: a tree's are all its files' */
 	uint64_t files;		/* WORKLOAD_TREE: files in the tree; else 0 */
@@ -99,6 +107,11 @@ enum workload_flags {
 	 * strategies, with the knobs their flags name.
 	 */
 	WORKLOAD_TREE = 1u << 7,
+	/* What run() does, an outside program can do: read the source path
+	 * and create the output at the dst path (a file, or a folder when
+	 * the source is one). `--command` rows run for it, timed as whole
+	 * processes by the harness; verify() judges their output. */
+	WORKLOAD_COMMANDS = 1u << 8,
 };
 
 /* What a limit row bounds (WORKLOAD_LIMITS variants). */

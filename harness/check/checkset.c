@@ -284,6 +284,8 @@ void checkset_label(const struct checkset_case *c, char *out, size_t n)
 			snprintf(buf, sizeof(buf), "src");
 		len += (size_t)snprintf(out + len, n - len, " %s x %s", c->id[CID_FILES], buf);
 	}
+	if (len < n && *c->id[CID_COMMAND])
+		len += (size_t)snprintf(out + len, n - len, " `%s`", c->id[CID_COMMAND]);
 	for (size_t j = 0, k = 0; j < CHECKSET_NENV && len < n; j++)
 		if ((c->env_varies & (1u << j)) && *c->env[j])
 			len += (size_t)snprintf(out + len, n - len, "%s%s", k++ ? ", " : " on ",
@@ -299,7 +301,7 @@ int checkset_table_ids(const struct csv_table *t, const char *path, int *idc,
 	for (size_t i = 0; i < COL_NIDS; i++) {
 		idc[i] = csv_col(t, columns_id(i)->name);
 		if (idc[i] < 0 && i >= COL_NIDS_FIRST)
-			continue;	/* an older file: "0" (checkset_row_ids) */
+			continue;	/* an older file: columns_id_absent() */
 		if (idc[i] < 0) {
 			snprintf(why, n, "%s: no column '%s'", path, columns_id(i)->name);
 			return -EINVAL;
@@ -312,7 +314,7 @@ void checkset_row_ids(const struct csv_table *t, size_t row, const int *idc,
 		      const char **id)
 {
 	for (size_t i = 0; i < COL_NIDS; i++)
-		id[i] = idc[i] < 0 ? "0" : csv_cell(t, row, (size_t)idc[i]);
+		id[i] = idc[i] < 0 ? columns_id_absent(i) : csv_cell(t, row, (size_t)idc[i]);
 }
 
 void checkset_table_env(const struct csv_table *t, enum col_file f, int *envc)

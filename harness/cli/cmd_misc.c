@@ -3,6 +3,7 @@
 #include "cache.h"
 #include "channel.h"
 #include "cli.h"
+#include "command.h"
 #include "commands.h"
 #include "dataset.h"
 #include "interrupt.h"
@@ -56,6 +57,67 @@ static void list_channels(void)
 	}
 }
 
+/* The workloads --command rows run for, "copy, tree", into out. */
+static void command_workloads(char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < workload_count && len < n; i++)
+		if (workload_table[i]->flags & WORKLOAD_COMMANDS)
+			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "",
+						workload_table[i]->name);
+}
+
+/* Can a default run here? Its first template's program is looked up. */
+static bool command_available(const struct bench_command *c, char *why, size_t n)
+{
+	why[0] = '\0';
+	return !command_probe(c->file_template ? c->file_template : c->tree_template, why, n);
+}
+
+static void list_commands(void)
+{
+	char why[200], wls[128];
+
+	command_workloads(wls, sizeof(wls));
+	printf("\ncommands (--command NAME, or NAME='program {src} {dst}'; whole processes, for workloads %s):\n",
+	       wls);
+	for (size_t i = 0; i < command_default_count; i++) {
+		const struct bench_command *c = &command_defaults[i];
+		bool ok = command_available(c, why, sizeof(why));
+
+		printf("  %-16s %-11s %s\n", c->name, ok ? "available" : "unavailable", c->description);
+		if (!ok)
+			printf("  %-16s %-11s unavailable: %s\n", "", "", why);
+		if (c->file_template)
+			printf("  %-16s %-11s a file: %s\n", "", "", c->file_template);
+		if (c->tree_template)
+			printf("  %-16s %-11s a tree: %s\n", "", "", c->tree_template);
+	}
+}
+
+static void list_json_commands(struct json_out *j)
+{
+	char why[200];
+
+	json_begin_array(j, "commands");
+	for (size_t i = 0; i < command_default_count; i++) {
+		const struct bench_command *c = &command_defaults[i];
+		bool ok = command_available(c, why, sizeof(why));
+
+		json_begin_inline_object(j, NULL);
+		json_kv_str(j, "name", c->name);
+		json_kv_bool(j, "available", ok);
+		json_kv_str(j, "why", ok ? "" : why);
+		json_kv_str(j, "file", c->file_template ? c->file_template : "");
+		json_kv_str(j, "tree", c->tree_template ? c->tree_template : "");
+		json_kv_str(j, "description", c->description);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 static void list_json(const char *dir)
 {
 	struct json_out j = json_out_begin(stdout);
@@ -103,6 +165,7 @@ static void list_json(const char *dir)
 		json_end(&j);
 	}
 	json_end(&j);
+	list_json_commands(&j);
 	json_out_end(&j);
 }
 
@@ -141,6 +204,7 @@ int cmd_list(int argc, char **argv)
 	}
 	list_strategies(o.dir);
 	list_channels();
+	list_commands();
 	printf("\nworkloads:\n");
 	for (size_t i = 0; i < workload_count; i++)
 		printf("  %-16s %s\n", workload_table[i]->name, workload_table[i]->description);

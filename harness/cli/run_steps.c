@@ -489,6 +489,7 @@ int run_prepare(struct runner *r)
 	if (!o->quiet)
 		warn_writeback(r);
 	dataset_stop = &interrupt_signal;
+	syscount_stop = &interrupt_signal;
 	t0 = runner_now_ns();
 	ret = ensure_datasets(r);
 	r->costs.generate_ns += runner_now_ns() - t0;
@@ -603,10 +604,12 @@ static void dry_print_cases(const struct runner *r)
 			format_size(c->spec.buffer, buf, sizeof(buf));
 		if (c->spec.channel)
 			snprintf(batch, sizeof(batch), "%u", c->spec.batch_lines);
-		printf("%-10s %-20s %8s %8s %6s %-5s %s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
+		printf("%-10s %-20s %8s %8s %6s %-5s %s%s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
 		       batch, cache_mode_name(c->cache),
 		       c->state == CASE_UNAVAILABLE ? "unavailable: " : "will run",
-		       c->state == CASE_UNAVAILABLE ? c->why : "");
+		       c->state == CASE_UNAVAILABLE ? c->why : "",
+		       c->state != CASE_UNAVAILABLE && c->spec.command ?
+		       " (a command: its form for the source, a file's or a tree's, is chosen when it runs)" : "");
 	}
 }
 

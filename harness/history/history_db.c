@@ -96,7 +96,7 @@ bool history_case_cols_agree(char *why, size_t n)
 
 /* ------------------------------------------------------------ schema -- */
 
-/* bcase's identifying columns in versions 1 and 2 (history: never changes). */
+/* bcase's identifying columns in versions 1 and 2, and 3 (history: never changes). */
 #define HISTORY_V1_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync"
 #define HISTORY_V3_CASE_COLS HISTORY_V1_CASE_COLS ",threads,queue_depth"
 
@@ -154,14 +154,16 @@ static const char *const migration[HISTORY_SCHEMA_VERSION] = {
 	"ALTER TABLE bcase3 RENAME TO bcase; ALTER TABLE sample3 RENAME TO sample;"
 	"ALTER TABLE syscall3 RENAME TO syscall; ALTER TABLE outcome3 RENAME TO outcome;"
 	"CREATE INDEX sample_by_case ON sample (case_id, run_id);",
-	/* v4: files and file_size identify a case (trees); made anew as in v3;
-	 * earlier cases copied no tree: '0'. */
+	/* v4: files and file_size identify a case (trees), and a --command
+	 * row's template (with its name, in strategy); made anew as in v3;
+	 * earlier cases copied no tree ('0') and ran no command (''). */
 	"CREATE TABLE bcase4 (id INTEGER PRIMARY KEY, workload TEXT NOT NULL,"
 	" strategy TEXT NOT NULL, dataset TEXT NOT NULL, size_bytes TEXT NOT NULL,"
 	" buffer_bytes TEXT NOT NULL, cache TEXT NOT NULL, batch_lines TEXT NOT NULL,"
 	" part_size TEXT NOT NULL, fsync TEXT NOT NULL, threads TEXT NOT NULL DEFAULT '0',"
 	" queue_depth TEXT NOT NULL DEFAULT '0', files TEXT NOT NULL DEFAULT '0',"
-	" file_size TEXT NOT NULL DEFAULT '0', UNIQUE (" HISTORY_CASE_COLS "));"
+	" file_size TEXT NOT NULL DEFAULT '0', command TEXT NOT NULL DEFAULT '',"
+	" UNIQUE (" HISTORY_CASE_COLS "));"
 	"INSERT INTO bcase4 (id, " HISTORY_V3_CASE_COLS ") SELECT id, " HISTORY_V3_CASE_COLS " FROM bcase;"
 	"CREATE TABLE sample4 (run_id INTEGER NOT NULL REFERENCES run(id),"
 	" case_id INTEGER NOT NULL REFERENCES bcase4(id), rep INTEGER NOT NULL,"

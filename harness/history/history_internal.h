@@ -38,10 +38,10 @@
  * history checks them name by name against that table (history_db.c), and
  * a new identifying column needs a migration there.
  */
-#define HISTORY_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync,threads,queue_depth,files,file_size"
-#define HISTORY_CASE_COLS_B "b.workload, b.strategy, b.dataset, b.size_bytes, b.buffer_bytes, b.cache, b.batch_lines, b.part_size, b.fsync, b.threads, b.queue_depth, b.files, b.file_size"
+#define HISTORY_CASE_COLS "workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,part_size,fsync,threads,queue_depth,files,file_size,command"
+#define HISTORY_CASE_COLS_B "b.workload, b.strategy, b.dataset, b.size_bytes, b.buffer_bytes, b.cache, b.batch_lines, b.part_size, b.fsync, b.threads, b.queue_depth, b.files, b.file_size, b.command"
 /* One parameter per identifying column, for the values of a case. */
-#define HISTORY_CASE_PARAMS "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13"
+#define HISTORY_CASE_PARAMS "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14"
 /* The runs of one class (and branch, when :branch is not NULL), as r. */
 #define HISTORY_CLASS_WHERE "r.host = :host AND r.kernel = :kernel AND r.fs_type = :fs AND r.build_type = :build AND (:branch IS NULL OR r.branch = :branch)"
 

@@ -62,6 +62,15 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_FSYNC, "fsync", 0, ARG_NONE, NULL, NULL,
 	  "include fdatasync of the output in the timed region (copy: fdatasync\n"
 	  "DST before it counts as copied)", RUN | CLI_ON(CMD_COPY)), .group = GROUP_WHAT },
+	{ OPTION(OPT_COMMAND, "command", 0, ARG_STRING, "NAME[=TEMPLATE]", NULL,
+	  "also time a program as a whole process (class command: its start-up\n"
+	  "included), e.g. NAME='cp {src} {dst}': {src} and {dst} are the paths,\n"
+	  "the template is split into words like a shell's, nothing expanded; a\n"
+	  "NAME alone is a default: cp, cp-reflink-never, dd, rsync, tar (bench\n"
+	  "list); repeatable", RUN), .group = GROUP_WHAT },
+	{ OPTION(OPT_COMMAND_TIMEOUT, "command-timeout", 0, ARG_NUMBER, "SECONDS", "60",
+	  "a --command run taking longer is killed with its process group and\n"
+	  "its row fails", RUN), .group = GROUP_WHAT, .min = 0.1, .max = 86400 },
 	/* -------------------------------------------------------------- how -- */
 	{ OPTION(OPT_REPEAT, "repeat", 0, ARG_COUNT, "N", "adaptive, below",
 	  "exactly N measured runs per case", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },

@@ -21,6 +21,7 @@ static void options_defaults(struct bench_opts *o)
 	o->files = 2000;
 	o->syscount = SYSCOUNT_AUTO;
 	o->format = FORMAT_TABLE;
+	o->command_timeout = 60;
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	o->dir = default_dir;
 }
@@ -52,6 +53,24 @@ static const char **string_of(struct bench_opts *o, enum cli_id id)
 	case OPT_EXPORT_MARKDOWN: return &o->export_markdown;
 	default: return NULL;
 	}
+}
+
+/* One --command: a default's name or NAME=TEMPLATE, each name once. */
+static int add_command(struct cli_parser *p, const struct cli_option *opt, const char *spec)
+{
+	struct bench_opts *o = p->ctx;
+	struct bench_command *c = &o->commands[o->ncommands];
+	char why[200];
+
+	if (o->ncommands == OPT_LIST_MAX)
+		return cli_bad_value(p, opt, spec, "too many commands");
+	if (command_parse((char *)spec, c, why, sizeof(why)))
+		return cli_bad_value(p, opt, spec, why);
+	for (size_t i = 0; i < o->ncommands; i++)
+		if (!strcmp(o->commands[i].name, c->name))
+			return cli_bad_value(p, opt, spec, "a command of this name was given before");
+	o->ncommands++;
+	return 0;
 }
 
 static int run_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
@@ -92,6 +111,8 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	case OPT_SYSCALLS: o->syscount = (enum syscount_method)v->choice; break;
 	case OPT_FORMAT: o->format = (enum out_format)v->choice; break;
 	case OPT_COMPLETION: o->completion = true; break;
+	case OPT_COMMAND: return add_command(p, opt, v->str);
+	case OPT_COMMAND_TIMEOUT: o->command_timeout = v->d; break;
 	default: break;
 	}
 	return 0;

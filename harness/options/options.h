@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "command.h"
 #include "syscount.h"
 
 #define OPT_LIST_MAX CLI_LIST_MAX
@@ -31,6 +32,9 @@ struct bench_opts {
 	bool cache_warm, cache_cold;
 	bool drop_caches;
 	bool fsync;
+	struct bench_command commands[OPT_LIST_MAX];	/* --command rows */
+	size_t ncommands;
+	double command_timeout;		/* seconds */
 	bool plot;
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */

@@ -532,7 +532,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 						 plot_colour(names[j]));
 		plot_clean(names[j], clean, sizeof(clean));
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "'%s%s' ", clean,
-					strcmp(rows[j]->cls, "device") ? "" : " (device I/O)");
+					plot_class_note(rows[j]->cls));
 	}
 	fprintf(out->f, "# %s\n# colours %s\n", s->workload, colours);
 	for (size_t e = 0; e < ctx->nenvs; e++) {

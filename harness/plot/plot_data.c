@@ -62,12 +62,22 @@ void plot_size_label(uint64_t b, char *out, size_t n)
 	snprintf(out, n, "%llu", (unsigned long long)b);
 }
 
+/* What a label says of a row's class: " (device I/O)", " (command)", or "". */
+const char *plot_class_note(const char *cls)
+{
+	if (!strcmp(cls, "device"))
+		return " (device I/O)";
+	if (!strcmp(cls, "command"))
+		return " (command)";
+	return "";
+}
+
 /* "readwrite 64K" for a buffered case, "sendfile" otherwise. */
 void plot_row_label(const struct plot_row *r, char *out, size_t n)
 {
 	char name[128], buf[32];
 
-	const char *other = strcmp(r->cls, "device") == 0 ? " (device I/O)" : "";
+	const char *other = plot_class_note(r->cls);
 
 	plot_clean(r->strategy, name, sizeof(name));
 	if (!r->buffer) {

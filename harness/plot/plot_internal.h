@@ -124,6 +124,8 @@ void plot_clean(const char *s, char *out, size_t n);
 const char *plot_colour(const char *name);
 long plot_colour_int(const char *name);
 void plot_size_label(uint64_t b, char *out, size_t n);
+/* What a label says of a row's class: " (device I/O)", " (command)", or "". */
+const char *plot_class_note(const char *cls);
 void plot_row_label(const struct plot_row *r, char *out, size_t n);
 int plot_load_summary(struct plot_ctx *ctx);
 void plot_free_summary(struct plot_ctx *ctx);

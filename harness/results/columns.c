@@ -5,14 +5,14 @@
  * JSON value or a line of results/README.md.
  *
  * A column whose value is a plain member of one of the row's structs names
- * it with CASE(), SPEC(), RUN(), SUM() or ENV(): the member's C type picks
- * how it is read, so adding such a column is one line. A column computed
- * from several members names a get function instead.
+ * it with CASE(), SPEC(), RUN(), SUM() or ENV() (run/column.h): the member's
+ * C type picks how it is read, so adding such a column is one line. A column
+ * computed from several members names a get function instead. The columns
+ * of runs.csv are the run room's (run/run_columns.c).
  */
 #include "columns.h"
 #include "cli.h"
 #include "json.h"
-#include "disturb.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,44 +20,7 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* ------------------------------------------------------ member reads -- */
-
-static void set_int(struct col_value *v, int64_t x)
-{
-	v->i = x;
-	v->u = (uint64_t)x;
-	v->d = (double)x;
-}
-
-static void set_uint(struct col_value *v, uint64_t x)
-{
-	v->u = x;
-	v->i = (int64_t)x;
-	v->d = (double)x;
-}
-
-static void read_bool(const void *p, struct col_value *v) { set_uint(v, *(const bool *)p); }
-static void read_int(const void *p, struct col_value *v) { set_int(v, *(const int *)p); }
-static void read_long(const void *p, struct col_value *v) { set_int(v, *(const long *)p); }
-static void read_uint(const void *p, struct col_value *v) { set_uint(v, *(const unsigned *)p); }
-static void read_ulong(const void *p, struct col_value *v) { set_uint(v, *(const unsigned long *)p); }
-static void read_ullong(const void *p, struct col_value *v) { set_uint(v, *(const unsigned long long *)p); }
-static void read_dbl(const void *p, struct col_value *v) { v->d = *(const double *)p; }
-static void read_chars(const void *p, struct col_value *v) { v->s = (const char *)p; }
-static void read_str(const void *p, struct col_value *v) { v->s = *(const char *const *)p; }
-
-/* The read function for a member, chosen by its type (never evaluated). */
-#define READER(member) _Generic((member), \
-	bool: read_bool, int: read_int, long: read_long, unsigned: read_uint, \
-	unsigned long: read_ulong, unsigned long long: read_ullong, \
-	double: read_dbl, char *: read_chars, const char *: read_str)
-#define MEMBER(src, type, m) \
-	.source = src, .offset = offsetof(type, m), .read = READER(((type *)0)->m)
-#define CASE(m) MEMBER(SRC_CASE, struct bench_case, m)
-#define SPEC(m) MEMBER(SRC_SPEC, struct case_spec, m)
-#define RUN(m) MEMBER(SRC_RUN, struct run_result, m)
-#define SUM(m) MEMBER(SRC_SUM, struct case_summary, m)
-#define ENV(m) MEMBER(SRC_ENV, struct sysinfo_env, m)
+#define SUM(m) COL_MEMBER(SRC_SUM, struct case_summary, m)
 
 static const void *source_of(const struct col_row *x, enum col_source s)
 {
@@ -78,6 +41,16 @@ static void get_workload(const struct col_row *x, struct col_value *v)
 	v->s = x->c->spec.wl->name;
 }
 
+static void get_command(const struct col_row *x, struct col_value *v)
+{
+	v->s = x->c->spec.command_line ? x->c->spec.command_line : "";
+}
+
+const char *columns_id_absent(enum col_id id)
+{
+	return id == CID_COMMAND ? "" : "0";
+}
+
 static void get_dataset(const struct col_row *x, struct col_value *v)
 {
 	v->s = dataset_kind_name(x->c->spec.ds->kind);
@@ -86,13 +59,6 @@ static void get_dataset(const struct col_row *x, struct col_value *v)
 static void get_cache(const struct col_row *x, struct col_value *v)
 {
 	v->s = cache_mode_name(x->c->cache);
-}
-
-/* The total of the counting run; empty when counting was unavailable. */
-static void get_syscalls(const struct col_row *x, struct col_value *v)
-{
-	v->empty = !x->c->counts.valid;
-	set_uint(v, x->c->counts.total);
 }
 
 static void get_syscalls_per_mib(const struct col_row *x, struct col_value *v)
@@ -138,31 +104,6 @@ static void get_limit_row(const struct col_row *x, struct col_value *v)
 	v->s = x->sum->limit_row;
 }
 
-static void get_reported(const struct col_row *x, struct col_value *v)
-{
-	v->empty = x->run->reported_kib < 0;
-	v->i = x->run->reported_kib;
-	v->u = (uint64_t)x->run->reported_kib;
-}
-
-static void get_pipe_bytes(const struct col_row *x, struct col_value *v)
-{
-	v->empty = !x->run->facts.pipe_bytes;
-	v->u = x->run->facts.pipe_bytes;
-}
-
-static void get_fixed_buffers(const struct col_row *x, struct col_value *v)
-{
-	v->empty = x->run->facts.fixed_buffers < 0;
-	v->u = x->run->facts.fixed_buffers > 0;
-}
-
-static void get_disturbed(const struct col_row *x, struct col_value *v)
-{
-	disturb_name(x->run->disturbed, v->buf, sizeof(v->buf));
-	v->s = v->buf;
-}
-
 /* "ok", "failed: ...", "unavailable: ..." or "not run": the status column. */
 static void case_status(const struct bench_case *c, char *out, size_t n)
 {
@@ -187,7 +128,7 @@ static void get_status(const struct col_row *x, struct col_value *v)
 static void get_counting_rep(const struct col_row *x, struct col_value *v)
 {
 	(void)x;
-	set_uint(v, 0);
+	col_set_uint(v, 0);
 }
 
 static void get_syscall(const struct col_row *x, struct col_value *v)
@@ -197,7 +138,7 @@ static void get_syscall(const struct col_row *x, struct col_value *v)
 
 static void get_count(const struct col_row *x, struct col_value *v)
 {
-	set_uint(v, x->count);
+	col_set_uint(v, x->count);
 }
 
 static void get_method(const struct col_row *x, struct col_value *v)
@@ -221,7 +162,7 @@ static void get_file_size(const struct col_row *x, struct col_value *v)
 
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, `tree`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split) or channel (transform); for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split, tree), tree method (tree) or channel (transform), or the name of a `--command`; for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
 	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `tree` for a generated tree; `file` and `dir` for the user's file or folder of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
@@ -233,35 +174,7 @@ static const struct column id_cols[COL_NIDS] = {
 	[CID_QUEUE_DEPTH] = { "queue_depth", COL_U64, 0, false, ROLE_ID, "", "`--queue-depth` of a strategy that takes it (io_uring; 0 = its default); 0 for the others", SPEC(queue_depth) },
 	[CID_FILES] = { "files", COL_U64, 0, false, ROLE_ID, "", "tree: regular files in the source tree (`--files`); 0 for the other workloads", SPEC(files) },
 	[CID_FILE_SIZE] = { "file_size", COL_STR, 0, false, ROLE_ID, "bytes", "tree: each file's size (`--size`), or `src` for the source-tree mix; 0 for the other workloads (`size_bytes` of a tree is all its files' bytes)", .get = get_file_size },
-};
-
-static const struct column runs_cols[] = {
-	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "the run's number, 1 to N", RUN(rep) },
-	{ "wall_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
-	{ "user_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "user CPU time of the run's child inside the clock (the child and the processes it reaped there)", RUN(user_ns) },
-	{ "sys_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "system CPU time of the run's child inside the clock (the child and the processes it reaped there)", RUN(sys_ns) },
-	{ "max_rss_kb", COL_I64, 0, false, ROLE_MEASURE, "KiB", "largest resident set of the run's child process over its whole life (setup included)", RUN(max_rss_kb) },
-	{ "minflt", COL_I64, 0, false, ROLE_MEASURE, "", "minor page faults of the run's child inside the clock", RUN(minflt) },
-	{ "majflt", COL_I64, 0, false, ROLE_MEASURE, "", "major page faults of the run's child inside the clock", RUN(majflt) },
-	{ "nvcsw", COL_I64, 0, false, ROLE_MEASURE, "", "voluntary context switches of the run's child inside the clock", RUN(nvcsw) },
-	{ "nivcsw", COL_I64, 0, false, ROLE_MEASURE, "", "involuntary context switches of the run's child inside the clock", RUN(nivcsw) },
-	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
-	{ "verified", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output was checked and right", RUN(verified) },
-	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = get_syscalls },
-	{ "seq", COL_U64, 0, false, ROLE_MEASURE, "", "the run's place in the order all runs of the invocation ran in (counting and warm-up runs included)", RUN(seq) },
-	{ "start_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "when the run began, since the invocation's first run", RUN(start_ns) },
-	{ "dirty_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "dirty page-cache memory of the machine just before the run (/proc/meminfo Dirty)", RUN(dirty_kb) },
-	{ "writeback_kb", COL_U64, 0, false, ROLE_MEASURE, "KiB", "memory under writeback just before the run, after waiting for it to end (/proc/meminfo Writeback)", RUN(writeback_kb) },
-	{ "over_dirty_threshold", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output plus the dirty memory at the run's start exceed the kernel's dirty-background threshold: writeback ran inside the clock", RUN(over_threshold) },
-	{ "output_blocks", COL_U64, 0, false, ROLE_MEASURE, "512 B", "blocks allocated to the verified output, all its files (st_blocks): an output with holes fails verification unless it is a clone (SEEK_HOLE)", RUN(output_blocks) },
-	{ "cpu_wait_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread waited for a CPU inside the clock (schedstat)", RUN(cpu_wait_ns) },
-	{ "cpu_run_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread ran on a CPU inside the clock (schedstat)", RUN(cpu_run_ns) },
-	{ "reported_kib", COL_I64, 0, true, ROLE_MEASURE, "KiB", "memory the guest gave back to its host (free-page reporting) since the previous run ended; empty where the kernel does not say", .get = get_reported },
-	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes seen inside the clock: `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
-	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
-	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
-	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
-	{ "fixed_buffers", COL_BOOL, 0, true, ROLE_MEASURE, "", "io_uring: 1 when its buffers were registered (READ_FIXED/WRITE_FIXED) in this run, 0 when registering failed and it used plain ones; empty for other strategies", .get = get_fixed_buffers },
+	[CID_COMMAND] = { "command", COL_STR, 0, false, ROLE_ID, "", "a `--command` row: the template it ran, with `{src}` and `{dst}` (its name is in `strategy`); empty for the other rows", .get = get_command },
 };
 
 static const struct column summary_cols[] = {
@@ -278,9 +191,9 @@ static const struct column summary_cols[] = {
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
 	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
-	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone)", .get = get_ratio },
-	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`", .get = get_class },
-	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = get_syscalls },
+	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the page-cache copies too, which it never paces", .get = get_ratio },
+	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`, `command` (a `--command`: a whole process, its start-up inside the clock)", .get = get_class },
+	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
 	{ "files_per_s", COL_DBL, 1, true, ROLE_MEASURE, "1/s", "tree: files / median; empty for the other workloads", .get = get_files_per_s },
 	{ "syscalls_per_file", COL_DBL, 3, true, ROLE_MEASURE, "", "tree: syscalls of the counting run / files; empty for the other workloads", .get = get_syscalls_per_file },
@@ -320,16 +233,23 @@ static const struct {
 	const struct column *cols;
 	size_t n;
 } own_cols[COLFILE_COUNT] = {
-	[COLFILE_RUNS] = { runs_cols, NCOLS(runs_cols) },
+	[COLFILE_RUNS] = { run_columns, 0 },	/* n: run_columns_count */
 	[COLFILE_SUMMARY] = { summary_cols, NCOLS(summary_cols) },
 	[COLFILE_SYSCALLS] = { syscalls_cols, NCOLS(syscalls_cols) },
 };
+
+/* runs.csv's own columns are the run room's (run_columns.c): their count is
+ * known at link time, not here. */
+static size_t own_count(enum col_file f)
+{
+	return f == COLFILE_RUNS ? run_columns_count : own_cols[f].n;
+}
 
 /* ----------------------------------------------------------- access -- */
 
 size_t columns_count(enum col_file f)
 {
-	return COL_NIDS + own_cols[f].n + NCOLS(env_cols);
+	return COL_NIDS + own_count(f) + NCOLS(env_cols);
 }
 
 const struct column *columns_get(enum col_file f, size_t i)
@@ -337,9 +257,9 @@ const struct column *columns_get(enum col_file f, size_t i)
 	if (i < COL_NIDS)
 		return &id_cols[i];
 	i -= COL_NIDS;
-	if (i < own_cols[f].n)
+	if (i < own_count(f))
 		return &own_cols[f].cols[i];
-	i -= own_cols[f].n;
+	i -= own_count(f);
 	return i < NCOLS(env_cols) ? &env_cols[i] : NULL;
 }
 
@@ -456,13 +376,13 @@ static void md_table(FILE *f, enum col_file file, size_t first, size_t last)
 
 void columns_print_markdown(FILE *f)
 {
-	fputs("<!-- columns: generated by `bench columns --markdown` from harness/results/columns.c (tools/readme-columns.sh); edit the table there -->\n"
+	fputs("<!-- columns: generated by `bench columns --markdown` from harness/results/columns.c and harness/run/run_columns.c (tools/readme-columns.sh); edit the tables there -->\n"
 	      "## Identifying columns (first in every file)\n\n", f);
 	md_table(f, COLFILE_RUNS, 0, COL_NIDS);
 	for (enum col_file k = 0; k < COLFILE_COUNT; k++) {
 		fprintf(f, "\n## %s — %s\n\nThe identifying columns, then:\n\n",
 			col_files[k].name, col_files[k].rows);
-		md_table(f, k, COL_NIDS, COL_NIDS + own_cols[k].n);
+		md_table(f, k, COL_NIDS, COL_NIDS + own_count(k));
 		fputs("\nthen the environment columns.\n", f);
 	}
 	fputs("\n## Environment columns (last in every file)\n\n", f);

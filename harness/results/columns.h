@@ -8,6 +8,10 @@
  * column list is generated from it (`bench columns --markdown`, checked by a
  * test).
  *
+ * The column types and the runs.csv columns (what a run measures, next to
+ * the code that measures it) are the run room's: run/column.h and
+ * run/run_columns.c.
+ *
  * Every file's columns are: the identifying columns (which case), the file's
  * own measures, then the environment columns (which machine).
  */
@@ -20,20 +24,11 @@
 #include <stdio.h>
 
 #include "csv.h"
+#include "column.h"
 #include "runner.h"
 #include "summary.h"
 
 enum col_file { COLFILE_RUNS, COLFILE_SUMMARY, COLFILE_SYSCALLS, COLFILE_COUNT };
-
-enum col_type {
-	COL_STR,
-	COL_U64,
-	COL_I64,
-	COL_DBL,	/* written with the column's decimals */
-	COL_BOOL,	/* 0 or 1 in CSV, false or true in JSON */
-};
-
-enum col_role { ROLE_ID, ROLE_MEASURE, ROLE_ENV };
 
 /*
  * The identifying columns, in order: code that reasons about one of them
@@ -42,51 +37,15 @@ enum col_role { ROLE_ID, ROLE_MEASURE, ROLE_ENV };
 enum col_id {
 	CID_WORKLOAD, CID_STRATEGY, CID_DATASET, CID_SIZE, CID_BUFFER, CID_CACHE,
 	CID_BATCH, CID_PART, CID_FSYNC, CID_THREADS, CID_QUEUE_DEPTH,
-	CID_FILES, CID_FILE_SIZE,
+	CID_FILES, CID_FILE_SIZE, CID_COMMAND,
 	COL_NIDS
 };
-/* Files written before threads and queue_depth (then files and file_size)
- * identified a case have only the columns before them; readers take the
- * missing ones as "0". */
+/* Files written before threads and queue_depth (then files, file_size and
+ * command) identified a case have only the columns before them; readers
+ * take the missing ones as columns_id_absent() says ("0", or "" for
+ * command). */
 #define COL_NIDS_FIRST CID_THREADS
-
-/* Everything one row of one file is written from; unused members NULL. */
-struct col_row {
-	const struct bench_case *c;
-	const struct run_result *run;	/* runs.csv */
-	const struct case_summary *sum;	/* summary.csv */
-	const char *syscall;		/* syscalls.csv */
-	uint64_t count;			/* syscalls.csv */
-	const struct sysinfo_env *env;
-};
-
-/* One cell. Which member holds it follows the column's type. */
-struct col_value {
-	bool empty;		/* no value: an empty cell, null in JSON */
-	const char *s;
-	uint64_t u;
-	int64_t i;
-	double d;
-	char buf[320];		/* a string made for this cell */
-};
-
-enum col_source { SRC_NONE, SRC_CASE, SRC_SPEC, SRC_RUN, SRC_SUM, SRC_ENV };
-
-struct column {
-	const char *name;
-	enum col_type type;
-	int decimals;		/* COL_DBL */
-	bool optional;		/* may be empty */
-	enum col_role role;
-	const char *unit;	/* "" when none */
-	const char *description;	/* one line, Markdown */
-	/* The value: a member of one of the row's structs (source, offset,
-	 * read by its C type), or computed by get. */
-	enum col_source source;
-	size_t offset;
-	void (*read)(const void *member, struct col_value *v);
-	void (*get)(const struct col_row *x, struct col_value *v);
-};
+const char *columns_id_absent(enum col_id id);
 
 struct col_file_info {
 	const char *name;	/* "runs.csv" */

@@ -22,7 +22,7 @@ const char *case_class_name(enum case_class cls)
 {
 	static const char *const names[] = {
 		[CLASS_PAGE_CACHE] = "page-cache", [CLASS_DEVICE] = "device",
-		[CLASS_CLONE] = "clone", [CLASS_LIMIT] = "limit",
+		[CLASS_CLONE] = "clone", [CLASS_LIMIT] = "limit", [CLASS_COMMAND] = "command",
 	};
 
 	return names[cls];
@@ -59,6 +59,8 @@ static enum case_class case_class_of(const struct bench_case *c)
 
 	if (c->spec.wl->flags & WORKLOAD_LIMITS)
 		return CLASS_LIMIT;
+	if (c->spec.command)
+		return CLASS_COMMAND;
 	if (c->shared_extents || (sflags & STRATEGY_SHARES_EXTENTS))
 		return CLASS_CLONE;
 	if ((sflags & STRATEGY_DEVICE_IO) || device_channel(c))
@@ -188,14 +190,15 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 	free(y);
 }
 
-/* Median of the fastest page-cache row of i's group; 0 when none. */
-static double group_pace(const struct runner *r, const struct case_summary *sums, size_t i)
+/* Median of the fastest row of class cls in i's group; 0 when none. */
+static double group_pace(const struct runner *r, const struct case_summary *sums, size_t i,
+			 enum case_class cls)
 {
 	double best = 0;
 
 	for (size_t j = 0; j < r->ncases; j++)
 		if (case_same_group(&r->cases[i], &r->cases[j]) && r->cases[j].state == CASE_OK &&
-		    sums[j].cls == sums[i].cls && sums[j].st.median > 0 &&
+		    sums[j].cls == cls && sums[j].st.median > 0 &&
 		    (best == 0 || sums[j].st.median < best))
 			best = sums[j].st.median;
 	return best;
@@ -209,8 +212,9 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 	double pace;
 
 	s->pct_of_limit = -1;
-	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT) {
-		pace = group_pace(r, sums, i);
+	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT || s->cls == CLASS_COMMAND) {
+		/* a command is set beside the page-cache copies, never their pace */
+		pace = group_pace(r, sums, i, s->cls == CLASS_COMMAND ? CLASS_PAGE_CACHE : s->cls);
 		s->ratio = pace > 0 && s->st.median > 0 ? s->st.median / pace : 0;
 	}
 	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE)

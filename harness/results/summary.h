@@ -21,6 +21,7 @@ enum case_class {
 	CLASS_DEVICE,		/* device I/O around the page cache (direct) */
 	CLASS_CLONE,		/* the filesystem shared extents: no bytes moved */
 	CLASS_LIMIT,		/* a machine-limit row */
+	CLASS_COMMAND,		/* a --command: a whole process, start-up included */
 };
 
 struct case_summary {
@@ -33,7 +34,8 @@ struct case_summary {
 	double files_per_s;	/* trees: files / median; 0 elsewhere */
 	enum case_class cls;
 	double ratio;		/* median / fastest page-cache median of its
-				 * group; 0: not ranked (another class) */
+				 * group (command rows too, which never set
+				 * it); 0: not ranked (another class) */
 	double user_ns, sys_ns;	/* medians */
 	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
 	const char *limit_row;	/* the limit row divided by, or NULL */
@@ -47,7 +49,7 @@ bool case_same_cell(const struct bench_case *a, const struct bench_case *b);
 bool case_same_group(const struct bench_case *a, const struct bench_case *b);
 /* The environment c's rows record: its filesystem's, or the run's. */
 const struct sysinfo_env *case_env(const struct runner *r, const struct bench_case *c);
-/* "page-cache", "device", "clone" or "limit". */
+/* "page-cache", "device", "clone", "limit" or "command". */
 const char *case_class_name(enum case_class cls);
 
 #endif

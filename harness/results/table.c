@@ -38,6 +38,9 @@ static int row_cmp(const void *a, const void *b)
 
 	if (ranked(sx) != ranked(sy))
 		return ranked(sy) - ranked(sx);
+	/* commands after the copies, before the rows of other work */
+	if ((sx->cls == CLASS_COMMAND) != (sy->cls == CLASS_COMMAND))
+		return (sy->cls == CLASS_COMMAND) - (sx->cls == CLASS_COMMAND);
 	if (okx != oky)
 		return oky - okx;
 	return (mx > my) - (mx < my);
@@ -92,12 +95,15 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 {
 	size_t over = runs_over_threshold(c);
 
-	if (over && s->cls == CLASS_PAGE_CACHE) {
-		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock",
-			 over, s->counted);
+	if (over && (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_COMMAND)) {
+		snprintf(out, n, "  %zu/%zu runs' output over the dirty-background threshold: writeback inside the clock%s",
+			 over, s->counted, s->cls == CLASS_COMMAND ? "; whole process" : "");
 		return;
 	}
-	if (s->cls == CLASS_CLONE)
+	if (s->cls == CLASS_COMMAND)
+		snprintf(out, n, "  whole process: start-up included%s",
+			 c->shared_extents ? "; shared extents: it cloned" : "");
+	else if (s->cls == CLASS_CLONE)
 		snprintf(out, n, "  shared extents: cloned, not a copy speed");
 	else if (s->cls == CLASS_DEVICE)
 		snprintf(out, n, "  device I/O around the page cache: not ranked with copies");
@@ -211,7 +217,11 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 	for (size_t k = 0; k < n; k++) {
 		const struct case_summary *sk = &sums[rows[k].i];
 
-		if (!ranked(sk) && (k == 0 || ranked(&sums[rows[k - 1].i])))
+		if (sk->cls == CLASS_COMMAND &&
+		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
+			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
+		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
+			 (k == 0 || ranked(&sums[rows[k - 1].i])))
 			fprintf(f, "  not ranked: other work than a page-cache copy\n");
 		print_row(f, &r->cases[rows[k].i], sk);
 	}

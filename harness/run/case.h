@@ -27,6 +27,8 @@ struct run_result {
 	double resident_pct;	/* source residency just before the run */
 	uint64_t dirty_kb;	/* dirty pages of the machine just before */
 	uint64_t writeback_kb;	/* pages under writeback just before */
+	uint64_t syncfs_ns;	/* the untimed syncfs of the output's filesystem before */
+	uint64_t written_kb;	/* written back machine-wide inside the clock */
 	/* Its output plus the dirty memory at its start exceed the kernel's
 	 * dirty-background threshold: writeback (and perhaps throttling) ran
 	 * inside the clock, so its cost per byte is not a page-cache copy's. */

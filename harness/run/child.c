@@ -149,16 +149,24 @@ static bool read_report(int fd, struct child_report *rep)
 	return true;
 }
 
+/* Kills the child and the process group it started, if any. */
+static void kill_child(const struct child_work *w, pid_t pid)
+{
+	kill(pid, SIGKILL);
+	if (w->group && *w->group > 0)
+		kill(-*w->group, SIGKILL);
+}
+
 /* Waits for the child; on an interruption, kills it first. */
-static int reap(struct syscount_session *sc, pid_t pid, struct child_result *res,
-		struct syscount *traced)
+static int reap(const struct child_work *w, struct syscount_session *sc, pid_t pid,
+		struct child_result *res, struct syscount *traced)
 {
 	for (;;) {
 		pid_t got;
 
 		if (interrupt_signal)
-			kill(pid, SIGKILL);
-		if (sc)
+			kill_child(w, pid);
+		if (sc && syscount_counted_by_parent(sc))
 			return syscount_wait(sc, pid, &res->status, &res->ru, traced) < 0 ? -ECHILD : 0;
 		got = wait4(pid, &res->status, 0, &res->ru);
 		if (got == pid)
@@ -210,7 +218,7 @@ int child_run(const struct child_work *w, struct syscount_session *sc,
 	fds[1] = -1;
 	/* Reap first: a traced child is stopped at every syscall until the
 	 * tracer's wait loop lets it go; its small report waits in the pipe. */
-	err = reap(sc, pid, res, &traced);
+	err = reap(w, sc, pid, res, &traced);
 	if (err)
 		goto out_close_pipe;
 	res->reported = read_report(fds[0], &rep);

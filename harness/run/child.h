@@ -32,6 +32,10 @@ struct child_work {
 	/* A detail the callbacks wrote for an error, sent with the report;
 	 * NULL when they write none. */
 	const char *msg;
+	/* A process group the child may start (a --command), in memory shared
+	 * with the parent: once non-zero, killed with the child when bench is
+	 * interrupted. NULL: none. */
+	const volatile int *group;
 };
 
 struct child_result {

@@ -37,10 +37,27 @@ static uint64_t read_steal(void)
 	return v[7];
 }
 
+/* Pages written back since boot (/proc/vmstat nr_written); 0 unknown. */
+static uint64_t read_written(void)
+{
+	unsigned long long v = 0;
+	char line[128];
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_written %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 void disturb_snapshot(struct disturb_probe *p)
 {
 	p->reported_kib = read_reported_kib();
 	p->steal_ticks = read_steal();
+	p->written_pages = read_written();
 }
 
 unsigned disturb_judge(const struct disturb_probe *start, const struct disturb_probe *end)

@@ -26,6 +26,7 @@
 struct disturb_probe {
 	int64_t reported_kib;	/* memory reported to the host so far; -1: unknown */
 	uint64_t steal_ticks;	/* /proc/stat steal, all CPUs */
+	uint64_t written_pages;	/* /proc/vmstat nr_written: pages written back */
 };
 
 enum disturb_cause {

@@ -7,6 +7,7 @@
  */
 #include "plan.h"
 #include "channel.h"
+#include "command.h"
 #include "select.h"
 #include "units.h"
 
@@ -295,6 +296,7 @@ static int plan_own_case(struct runner *r, size_t *cap, struct bench_case *proto
 	char why[200];
 
 	proto->spec.strategy = NULL;
+	proto->spec.command = NULL;
 	proto->spec.variant = v->name;
 	proto->spec.buffer = 0;
 	proto->spec.threads = v->flags & VARIANT_THREADS ? r->o->threads : 0;
@@ -302,6 +304,28 @@ static int plan_own_case(struct runner *r, size_t *cap, struct bench_case *proto
 	proto->state = CASE_PENDING;
 	proto->why[0] = '\0';
 	if (v->probe && v->probe(v, r->o->dir, why, sizeof(why))) {
+		proto->state = CASE_UNAVAILABLE;
+		snprintf(proto->why, sizeof(proto->why), "%s", why);
+	}
+	return plan_add(r, cap, proto);
+}
+
+/* One --command row: the program must be found; its knobs are all 0. */
+static int plan_command_case(struct runner *r, size_t *cap, struct bench_case *proto,
+			     const struct bench_command *cmd)
+{
+	const char *tmpl = cmd->file_template ? cmd->file_template : cmd->tree_template;
+	char why[200];
+
+	proto->spec.command = cmd;
+	proto->spec.variant = cmd->name;
+	proto->spec.strategy = NULL;
+	proto->spec.buffer = 0;
+	proto->spec.threads = 0;
+	proto->spec.queue_depth = 0;
+	proto->state = CASE_PENDING;
+	proto->why[0] = '\0';
+	if (command_probe(tmpl, why, sizeof(why))) {
 		proto->state = CASE_UNAVAILABLE;
 		snprintf(proto->why, sizeof(proto->why), "%s", why);
 	}
@@ -329,6 +353,8 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 	for (size_t i = 0; i < strategy_count && !err; i++)
 		if (strategy_fits(wl, strategy_table[i], want))
 			err = plan_strategy_cases(r, cap, proto, strategy_table[i]);
+	for (size_t i = 0; i < r->o->ncommands && !err && (wl->flags & WORKLOAD_COMMANDS); i++)
+		err = plan_command_case(r, cap, proto, &r->o->commands[i]);
 	return err;
 }
 
@@ -347,6 +373,23 @@ static bool variant_known(const char *item)
 		for (const struct workload_variant *v = workload_table[i]->own_variants;
 		     v && v->name; v++)
 			if (select_item_matches(item, v->name, false))
+				return true;
+	return false;
+}
+
+/* Is name exactly the name of a strategy, channel or own variant? */
+static bool variant_named(const char *name)
+{
+	for (size_t i = 0; i < strategy_count; i++)
+		if (!strcmp(name, strategy_table[i]->name))
+			return true;
+	for (size_t i = 0; i < channel_count; i++)
+		if (!strcmp(name, channel_table[i]->name))
+			return true;
+	for (size_t i = 0; i < workload_count; i++)
+		for (const struct workload_variant *v = workload_table[i]->own_variants;
+		     v && v->name; v++)
+			if (!strcmp(name, v->name))
 				return true;
 	return false;
 }
@@ -390,6 +433,12 @@ static int plan_check_names(const struct bench_opts *o, const struct workload **
 
 	if (check_items(&o->strategies, variant_known, &strategies))
 		return 2;
+	for (size_t i = 0; i < o->ncommands; i++)
+		if (variant_named(o->commands[i].name)) {
+			fprintf(stderr, "bench: --command '%s': a strategy, channel or limit row has that name; name the command otherwise\n",
+				o->commands[i].name);
+			return 2;
+		}
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 

@@ -12,6 +12,7 @@
  */
 #include "runner.h"
 #include "child.h"
+#include "command_exec.h"
 #include "disturb.h"
 #include "rng.h"
 #include "interrupt.h"
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -41,23 +43,29 @@ uint64_t runner_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* What the child of one run works on. */
+/* What the child of one run works on: the workload's run, or a command's. */
 struct run_work {
 	const struct bench_case *c;
 	struct run_ctx ctx;
+	struct command_exec cmd;	/* spec.command */
 };
 
 static int work_setup(void *arg)
 {
 	struct run_work *w = arg;
+	const struct case_spec *c = &w->c->spec;
 
-	return w->c->spec.wl->setup ? w->c->spec.wl->setup(&w->ctx) : 0;
+	if (c->command)
+		return command_exec_setup(&w->cmd, c->command_line, w->ctx.src, w->ctx.dst);
+	return c->wl->setup ? c->wl->setup(&w->ctx) : 0;
 }
 
 static int work_run(void *arg)
 {
 	struct run_work *w = arg;
 
+	if (w->c->spec.command)
+		return command_exec_run(&w->cmd);
 	return w->c->spec.wl->run(&w->ctx);
 }
 
@@ -65,7 +73,9 @@ static void work_teardown(void *arg)
 {
 	struct run_work *w = arg;
 
-	if (w->c->spec.wl->teardown)
+	if (w->c->spec.command)
+		command_exec_teardown(&w->cmd);
+	else if (w->c->spec.wl->teardown)
 		w->c->spec.wl->teardown(&w->ctx);
 }
 
@@ -79,7 +89,9 @@ static void describe_failure(struct runner *r, struct bench_case *c,
 {
 	char why[200];
 
-	if (child_describe(res, "the run", why, sizeof(why))) {
+	if (c->spec.command && res->reported && res->err && res->msg[0]) {
+		snprintf(c->why, sizeof(c->why), "%s", res->msg);
+	} else if (child_describe(res, "the run", why, sizeof(why))) {
 		snprintf(c->why, sizeof(c->why), "%s", why);
 	} else if (res->err == -ENOSPC || res->err == -EDQUOT) {
 		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.80s into %.80s (output removed)",
@@ -146,16 +158,37 @@ static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
 }
 
 /*
- * Lets the flusher finish writing back what earlier runs (or anything else)
- * left, so that no run pays for another's writeback; records what was
- * pending when this run starts, and whether its output will cross the
- * dirty-background threshold (writeback inside the clock).
+ * Writes back the dirty data and inodes of the output's filesystem
+ * (syncfs, which waits for it): what earlier runs left there, the removal
+ * of their outputs included. Returns how long it took.
  */
-static void settle_writeback(const struct bench_case *c, struct run_result *res)
+static uint64_t sync_output_fs(const char *dir)
+{
+	uint64_t t0 = runner_now_ns();
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+	return runner_now_ns() - t0;
+}
+
+/*
+ * Makes the output's filesystem clean (syncfs) and lets the flusher finish
+ * writing back what anything else left, so that no run pays for another's
+ * writeback (many small files leave dirty inodes and journal work behind,
+ * not only pages); records how long the syncfs took, what was pending when
+ * this run starts, and whether its output will cross the dirty-background
+ * threshold (writeback inside the clock).
+ */
+static void settle_writeback(const struct runner *r, const struct bench_case *c,
+			     struct run_result *res)
 {
 	uint64_t limit = memstate_background_threshold();
 	struct memstate m;
 
+	res->syncfs_ns = sync_output_fs(c->workdir ? c->workdir : r->workdir);
 	memstate_wait_writeback(WRITEBACK_WAIT_MS, &m);
 	res->dirty_kb = m.dirty_kb;
 	res->writeback_kb = m.writeback_kb;
@@ -175,8 +208,12 @@ static void note_disturbance(struct runner *r, const struct disturb_probe *start
 	const struct disturb_probe *before = r->seq > 1 ? &r->last_probe : start;
 
 	res->reported_kib = end->reported_kib < 0 ? -1 : end->reported_kib - before->reported_kib;
-	if (ch->reported)
+	if (ch->reported) {
 		res->disturbed = disturb_judge(&ch->d0, &ch->d1);
+		if (ch->d1.written_pages > ch->d0.written_pages)
+			res->written_kb = (ch->d1.written_pages - ch->d0.written_pages) *
+					  (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	}
 	res->disturbed |= disturb_test_mark(r->o->seed, res->seq);
 	r->last_probe = *end;
 }
@@ -185,7 +222,14 @@ static void note_disturbance(struct runner *r, const struct disturb_probe *start
 static int check_output(struct bench_case *c, const char *dst)
 {
 	char why[sizeof(c->why)];
-	int err = c->spec.wl->verify(&c->spec, dst, why, sizeof(why));
+	struct stat st;
+	int err;
+
+	if (c->spec.command && lstat(dst, &st) && errno == ENOENT) {
+		snprintf(c->why, sizeof(c->why), "verification failed: the command exited 0 but wrote nothing at {dst}");
+		return -ENOENT;
+	}
+	err = c->spec.wl->verify(&c->spec, dst, why, sizeof(why));
 
 	if (err) {
 		snprintf(c->why, sizeof(c->why), "verification failed: %.220s", why);
@@ -219,6 +263,47 @@ static int inspect_output(struct bench_case *c, const char *dst, struct run_resu
 	return 0;
 }
 
+/*
+ * A command row's template for its source: the tree form when the source
+ * is a directory, else the file form; a default without that form cannot
+ * run for this workload. 0, or -EAGAIN with c marked unavailable.
+ */
+static int command_resolve(struct bench_case *c)
+{
+	const struct bench_command *cmd = c->spec.command;
+	struct stat st;
+	bool tree;
+	char why[200];
+
+	if (!cmd || c->spec.command_line)
+		return 0;
+	tree = stat(c->spec.ds->path, &st) == 0 && S_ISDIR(st.st_mode);
+	c->spec.command_line = command_template(cmd, tree);
+	if (!c->spec.command_line) {
+		snprintf(c->why, sizeof(c->why), "the default command %s copies %s only",
+			 cmd->name, tree ? "a file" : "a folder (a tree)");
+	} else if (command_probe(c->spec.command_line, why, sizeof(why))) {
+		c->spec.command_line = NULL;
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	} else {
+		return 0;
+	}
+	c->state = CASE_UNAVAILABLE;
+	return -EAGAIN;
+}
+
+/* A page shared with the child, where a command row's child writes the
+ * process group it starts; NULL for the other rows. */
+static volatile int *command_group_page(const struct bench_case *c)
+{
+	void *p;
+
+	if (!c->spec.command)
+		return NULL;
+	p = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		    struct run_result *res)
 {
@@ -234,11 +319,13 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	int err;
 
 	memset(res, 0, sizeof(*res));
-	err = prepare_cache(r, c, &res->resident_pct);
+	err = command_resolve(c);
+	if (!err)
+		err = prepare_cache(r, c, &res->resident_pct);
 	if (err)
 		return err;
 	cs.cached = runner_now_ns();
-	settle_writeback(c, res);
+	settle_writeback(r, c, res);
 	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
@@ -247,6 +334,16 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 		.facts = { .fixed_buffers = -1 },
 	};
+	w.cmd = (struct command_exec){
+		.timeout_s = r->o->command_timeout, .msg = w.ctx.msg, .msg_size = sizeof(w.ctx.msg),
+		.group = command_group_page(c),
+	};
+	if (c->spec.command && !w.cmd.group) {
+		snprintf(c->why, sizeof(c->why), "cannot map a page for the command's process group: %s",
+			 strerror(errno));
+		return -errno;
+	}
+	work.group = w.cmd.group;
 	disturb_snapshot(&start);
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
 	cs.reaped = cs.verified = runner_now_ns();
@@ -273,6 +370,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 		c->counts = ch.counts;
 out_remove_output:
 	c->spec.wl->remove_output(&c->spec, dst);
+	if (w.cmd.group)
+		munmap((void *)w.cmd.group, sizeof(int));
 	cs.removed = runner_now_ns();
 	costs_add_run(&r->costs, c->spec.wl->name, &cs);
 	return err;

@@ -50,6 +50,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -107,6 +108,14 @@ int syscount_begin(struct syscount_session *s);
  * ones. n/a: valid=false with the reason.
  */
 int syscount_end(struct syscount_session *s, struct syscount *out);
+/*
+ * When set, a ptrace wait (syscount_wait) polls *syscount_stop whenever a
+ * signal interrupts it and, once it is non-zero, kills every task it
+ * traces (SIGKILL) and reaps them: a signal handler's flag, so that an
+ * interrupted bench does not wait for a program that hangs.
+ */
+extern volatile sig_atomic_t *syscount_stop;
+
 /*
  * In the parent, instead of wait4(pid). ptrace: fills *out with the counts.
  * perf: plain wait4, *out untouched (take the child's). n/a: *out invalid

@@ -192,6 +192,16 @@ static void syscount_trace_result(struct syscount_session *s, struct syscount *o
 	}
 }
 
+volatile sig_atomic_t *syscount_stop;
+
+/* Bench was interrupted: every traced task is killed (the wait loop reaps
+ * them). */
+static void kill_tracees(struct syscount_session *s)
+{
+	for (size_t i = 0; i < s->ntracees; i++)
+		kill(s->tracees[i].tid, SIGKILL);
+}
+
 /*
  * Runs the traced tree until the child and every task it started have
  * exited. The child's own wait4 status and rusage are returned.
@@ -199,7 +209,7 @@ static void syscount_trace_result(struct syscount_session *s, struct syscount *o
 int syscount_ptrace_wait(struct syscount_session *s, pid_t pid, int *status,
 			 struct rusage *ru, struct syscount *out)
 {
-	bool child_done = false;
+	bool child_done = false, killed = false;
 	struct rusage r;
 	int st, sig;
 	pid_t tid;
@@ -207,6 +217,10 @@ int syscount_ptrace_wait(struct syscount_session *s, pid_t pid, int *status,
 	while (!child_done || s->ntracees) {
 		tid = wait4(-1, &st, __WALL, &r);
 		if (tid < 0) {
+			if (errno == EINTR && !killed && syscount_stop && *syscount_stop) {
+				kill_tracees(s);
+				killed = true;
+			}
 			if (errno == EINTR)
 				continue;
 			if (errno == ECHILD && child_done)

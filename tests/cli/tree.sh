@@ -32,6 +32,11 @@ nunav=$(tail -n +2 "$S" | cut -d, -f"$(col "$S" status)" | grep -c '^unavailable
 expect_eq gen_all_ok_or_unavailable "$((nok + nunav))" "$nvar"
 expect_eq gen_has_inode_order "$(tail -n +2 "$S" | cut -d, -f2 | grep -cx inode-order)" 1
 expect_eq gen_has_readwrite "$(tail -n +2 "$S" | cut -d, -f2 | grep -cx readwrite)" 1
+# the tree methods that schedule files themselves: ok, or unavailable saying why
+for m in pool uring; do
+	expect_eq "gen_method_$m" "$(tail -n +2 "$S" | grep "^tree,$m," | cut -d, -f"$(col "$S" status)" |
+		sed 's/^unavailable: ..*/unavailable/' | grep -Ec '^(ok|unavailable)$')" 1
+done
 expect_eq gen_identity "$(tail -n +2 "$S" | grep '^tree,readwrite,' |
 	cut -d, -f"$(col "$S" dataset),$(col "$S" size_bytes),$(col "$S" files),$(col "$S" file_size)")" \
 	"tree,614400,150,4096"

@@ -7,6 +7,8 @@
 #   B: the test-only `throttled` strategy spinning 300 % of its copy's time
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
+#   B whose copies waited 40 ms for a CPU each  -> exit 0 (waits left out),
+#                                                  exit 1 with --wall
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
 #   A that does not exist                       -> exit 2 (cannot judge)
 #   too few rounds for any interval             -> exit 2 before anything runs
@@ -50,6 +52,25 @@ ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time)' "$work/out" &&
 	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
+
+# B whose copies each waited 40 ms more for a CPU (added to its wall time
+# and to its run-queue wait, as a busy CPU would): by default the waits are
+# left out and B is no slower than A (exit 0); with --wall the 40 ms count
+# and B is a regression.
+cat >"$work/waited.sh" <<EOF
+#!/bin/sh
+out=\$("$bench" "\$@") || { rc=\$?; echo "\$out"; exit \$rc; }
+echo "\$out" | awk '\$1 == "wall_ns" && \$3 == "cpu_wait_ns" { print "wall_ns", \$2 + 40000000, "cpu_wait_ns", \$4 + 40000000; next } { print }'
+EOF
+chmod +x "$work/waited.sh"
+ab --strategy readwrite --rounds 10 --threshold 100% "$bench" "$work/waited.sh"
+rc=$?
+[ $rc -eq 0 ] && grep -Eq '^readwrite +10 .* (ok|slower|faster)$' "$work/out" &&
+	ok || no "B that waited for a CPU, waits left out: exit $rc, expected 0: $(cat "$work/out")"
+ab --strategy readwrite --rounds 10 --threshold 100% --wall "$bench" "$work/waited.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -Eq '^readwrite +10 .* regression$' "$work/out" &&
+	ok || no "B that waited for a CPU, --wall: exit $rc, expected 1: $(cat "$work/out")"
 
 printf '#!/bin/sh\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" >"$work/corrupt.sh"
 chmod +x "$work/corrupt.sh"

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # add_plugins.sh - adding a strategy takes one new file and one line in the
 # table of strategies/registry.c; adding a workload one new file and one line
-# in workloads/registry.c; adding a column one line in the column table of
-# harness/results/columns.c, as docs/contributing.md says.
+# in workloads/registry.c; adding a per-run measurement one member, one line
+# measuring it and one column line, all in harness/run/, as
+# docs/contributing.md says.
 #
 # In a scratch copy of the source tree: strategies/readwrite.c is copied to
 # strategies/copy_again.c and workloads/copy.c to workloads/copy_twice.c with
-# their descriptors and names renamed, one line is added to each table and
-# one column (rep_again, the run's number) to runs.csv's, and nothing else
-# changes. The tree is configured and `bench` built there; `bench list` must
+# their descriptors and names renamed, one line is added to each table, and
+# a measurement rep_twice (twice the run's number) to harness/run/: nothing
+# else changes. The tree is configured and `bench` built there; `bench list` must
 # show copy-again, a benchmark of it must verify 5 of 5 runs, the workload
-# copy-twice must run and verify, and runs.csv must carry rep_again equal to
-# rep. Needs cmake and a C compiler (skip otherwise); the copy is the tracked
+# copy-twice must run and verify, and runs.csv must carry rep_twice equal to
+# twice rep. Needs cmake and a C compiler (skip otherwise); the copy is the tracked
 # files (git ls-files) when SOURCE_DIR is a checkout.
 set -u
 src=${SOURCE_DIR:?SOURCE_DIR must name the source tree}
@@ -51,13 +52,16 @@ sed -i 's/^\t&workload_copy,$/&\n\t\&workload_copy_twice,/' "$t/workloads/regist
 [ "$(diff "$work/wregistry.c.orig" "$t/workloads/registry.c" | grep -c '^[<>]')" -eq 1 ] && ok ||
 	no "workloads/registry.c did not change by exactly one added line"
 
-# A column: one line in the column table.
-cols=$t/harness/results/columns.c
-cp "$cols" "$work/columns.c.orig"
-sed -i 's/^\t{ "rep", COL_U64, .*RUN(rep) },$/&\n\t{ "rep_again", COL_U64, 0, false, ROLE_MEASURE, "", "the run'"'"'s number again", RUN(rep) },/' "$cols"
-[ "$(diff "$work/columns.c.orig" "$cols" | grep -c '^>')" -eq 1 ] &&
-	[ "$(diff "$work/columns.c.orig" "$cols" | grep -c '^<')" -eq 0 ] && ok ||
-	no "columns.c did not change by exactly one added line"
+# A per-run measurement: a member of struct run_result, the line that
+# measures it and its column, all three in harness/run/ (one line each).
+run=$t/harness/run
+cp -r "$run" "$work/run.orig"
+sed -i 's/^\tunsigned rep;\t.*$/&\n\tunsigned rep_twice;/' "$run/case.h"
+sed -i 's/^\tc->runs\[c->nruns\].rep = (unsigned)c->nruns + 1;$/&\n\tc->runs[c->nruns].rep_twice = 2 * c->runs[c->nruns].rep;/' "$run/runner.c"
+sed -i 's/^\t{ "rep", COL_U64, .*RUN(rep) },$/&\n\t{ "rep_twice", COL_U64, 0, false, ROLE_MEASURE, "", "twice the run'"'"'s number", RUN(rep_twice) },/' "$run/run_columns.c"
+[ "$(diff -r "$work/run.orig" "$run" | grep -c '^>')" -eq 3 ] &&
+	[ "$(diff -r "$work/run.orig" "$run" | grep -c '^<')" -eq 0 ] && ok ||
+	no "the measurement is not three added lines in harness/run/: $(diff -r "$work/run.orig" "$run")"
 
 cmake -S "$t" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >"$work/configure.log" 2>&1 &&
 	cmake --build "$work/build" --target bench -j2 >"$work/build.log" 2>&1
@@ -77,10 +81,10 @@ if [ $rc -eq 0 ]; then
 	[ $rc -eq 0 ] && ok || no "bench --workload copy-twice exit $rc: $(cat "$work/out2")"
 	[ "$(grep -c '^copy-twice,readwrite,' "$work/res2/summary.csv")" -eq 1 ] &&
 		grep -Eq '^  readwrite .* ([0-9]+)/\1 ' "$work/out2" && ok || no "copy-twice did not run and verify: $(cat "$work/out2")"
-	# rep_again is the column after rep, and equal to it on every row
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; ok = ($(r + 1) == "rep_again"); next }
-		$r != $(r + 1) { ok = 0 } END { exit !(ok && NR > 1) }' "$work/res2/runs.csv" && ok ||
-		no "runs.csv has no rep_again equal to rep: $(head -n 2 "$work/res2/runs.csv")"
+	# rep_twice is the column after rep, and twice it on every row
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; ok = ($(r + 1) == "rep_twice"); next }
+		$(r + 1) != 2 * $r { ok = 0 } END { exit !(ok && NR > 1) }' "$work/res2/runs.csv" && ok ||
+		no "runs.csv has no rep_twice equal to 2 rep: $(head -n 2 "$work/res2/runs.csv")"
 fi
 
 echo "add_strategy_workload_column: $pass passed, $fail failed"
