@@ -159,7 +159,8 @@ static int list_sum(struct tree_list *l, struct tree_sum *sum)
 
 	if (!xs)
 		return -ENOMEM;
-	qsort(l->v, l->n, sizeof(*l->v), entry_cmp);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), entry_cmp);
 	XXH3_64bits_reset(xs);
 	memset(sum, 0, sizeof(*sum));
 	for (size_t i = 0; i < l->n; i++) {

@@ -182,6 +182,7 @@ const struct workload workload_tree = {
 	.flags = WORKLOAD_TREE | WORKLOAD_COMMANDS,
 	.default_dataset = DATASET_TREE,
 	.default_size = 4096,
+	.default_files = 500,
 	.own_variants = tree_variants,
 	.prepare = tree_prepare,
 	.setup = tree_setup,

@@ -32,7 +32,7 @@ static int sorted_copy(const struct tree_job *job)
 	struct tree_files l;
 	int err = tree_files_walk(&l, job);
 
-	if (!err)
+	if (!err && l.n)
 		qsort(l.v, l.n, sizeof(*l.v), by_inode);
 	for (size_t i = 0; i < l.n && !err; i++) {
 		struct tree_file f = tree_entry_file(&l, &l.v[i]);

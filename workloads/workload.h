@@ -152,6 +152,9 @@ struct workload {
 	/* Size it runs at unless --workload names it with --size: 0 for the
 	 * run's default (64M). A tree's is each file's size. */
 	uint64_t default_size;
+	/* WORKLOAD_TREE: files of its tree unless --workload names it (--all);
+	 * named, --files (default 2000) says. */
+	uint64_t default_files;
 	/* Variants that are neither strategies nor channels, ended by a
 	 * zeroed entry; NULL for strategy and channel workloads. */
 	const struct workload_variant *own_variants;

@@ -553,6 +553,8 @@ out_restore:
 #define DRY_RATE (1024.0 * 1048576.0)
 #define DRY_GEN_RATE (512.0 * 1048576.0)
 #define DRY_RUN_OVERHEAD 0.005
+/* Trees: a run, its cache check, verification and removal, per file. */
+#define DRY_PER_FILE 0.0002
 #define DRY_BUDGET 10.0
 
 static void dry_estimate(const struct runner *r, double *lo, double *hi)
@@ -566,7 +568,8 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 	*lo = *hi = (double)to_make / DRY_GEN_RATE;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
-		double t = (double)c->spec.size / DRY_RATE + DRY_RUN_OVERHEAD;
+		double t = (double)c->spec.size / DRY_RATE + DRY_RUN_OVERHEAD +
+			   (double)c->spec.files * DRY_PER_FILE;
 		double most = max * t;
 
 		if (c->state == CASE_UNAVAILABLE)
@@ -613,7 +616,7 @@ static void dry_print_cases(const struct runner *r)
 static void dry_print_needs(const struct runner *r)
 {
 	uint64_t to_make, biggest, have = run_dir_free(r->o->dir);
-	char a[32], b[32], c[32], lo_s[32], hi_s[32];
+	char a[64], b[32], c[32], lo_s[32], hi_s[32];
 	double lo, hi;
 
 	printf("\ndatasets in %s:\n", r->o->dir);
@@ -623,16 +626,18 @@ static void dry_print_needs(const struct runner *r)
 		uint64_t one = 0, big;
 
 		dataset_file_name(d, name, sizeof(name));
-		format_size(d->size, a, sizeof(a));
-		if (d->kind != DATASET_FILE) {
+		dataset_size_name(d, a, sizeof(a));
+		if (d->kind != DATASET_FILE && d->kind != DATASET_DIR) {
 			struct runner one_r = *r;
 
 			one_r.datasets = (struct dataset *)d;
 			one_r.ndatasets = 1;
 			space_needed(&one_r, &one, &big);
 		}
-		printf("  %-40s %8s  %s\n", d->kind == DATASET_FILE ? d->path : name, a,
-		       d->kind == DATASET_FILE ? "your file (--source)" : one ? "to make" : "made already");
+		printf("  %-40s %8s  %s\n",
+		       d->kind == DATASET_FILE || d->kind == DATASET_DIR ? d->path : name, a,
+		       d->kind == DATASET_FILE ? "your file (--source)" :
+		       d->kind == DATASET_DIR ? "your folder (--source)" : one ? "to make" : "made already");
 	}
 	space_needed(r, &to_make, &biggest);
 	approx_size(to_make + biggest + (16u << 20), a, sizeof(a));

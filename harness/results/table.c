@@ -107,6 +107,8 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 		snprintf(out, n, "  shared extents: cloned, not a copy speed");
 	else if (s->cls == CLASS_DEVICE)
 		snprintf(out, n, "  device I/O around the page cache: not ranked with copies");
+	else if (c->metadata_cached)
+		snprintf(out, n, "  files evicted; folders and inodes stay cached (--drop-caches as root drops them)");
 	else if (c->direct_refused)
 		snprintf(out, n, "  %.150s", c->why);
 	else if (s->pct_of_limit > 100.5)

@@ -75,6 +75,9 @@ struct bench_case {
 	/* Planned on less input than asked: a per-line case of the default
 	 * transform matrix, whose MiB/s does not depend on size (plan.c). */
 	bool size_capped;
+	/* A cold tree case without --drop-caches as root: its files are
+	 * evicted, its folders and inodes stay cached (said in the table). */
+	bool metadata_cached;
 };
 
 #endif

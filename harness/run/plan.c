@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,8 @@ static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
+		c->metadata_cached = m && proto->spec.files &&
+				     !(r->o->drop_caches && geteuid() == 0);
 		c->spec.ds = plan_dataset(r, proto->spec.ds->kind,
 					  proto->spec.files ? proto->spec.file_size : proto->spec.size,
 					  proto->spec.files, r->o->seed);
@@ -505,6 +508,13 @@ static size_t plan_sizes(const struct bench_opts *o, const struct workload *wl, 
 	return n;
 }
 
+/* The files of a tree workload's tree: --files when --workload names it,
+ * else its own count (under --all). */
+static uint64_t plan_files(const struct bench_opts *o, const struct workload *wl)
+{
+	return wl->default_files && !workload_named(o, wl) ? wl->default_files : o->files;
+}
+
 /* --size src names a mix of file sizes: trees only. 0, or 2 after a line. */
 static int plan_check_sizes(const struct workload *wl, const uint64_t *sizes, size_t n)
 {
@@ -601,10 +611,12 @@ int plan_build(struct runner *r)
 				proto.spec.ds = &tmp;
 				proto.spec.size = o->source ? src.size : sizes[s];
 				if (tree) {
-					proto.spec.files = o->source ? src.files : o->files;
+					uint64_t files = plan_files(o, wls[w]);
+
+					proto.spec.files = o->source ? src.files : files;
 					proto.spec.file_size = proto.spec.size;
 					proto.spec.size = o->source ? src.total :
-						tree_total_size(sizes[s], o->files, o->seed);
+						tree_total_size(sizes[s], files, o->seed);
 				}
 				proto.spec.part_size = wls[w]->flags & WORKLOAD_PARTS ? o->part_size : 0;
 				proto.spec.queue_depth = o->queue_depth;

@@ -45,6 +45,17 @@ expect_eq gen_files_per_s "$(tail -n +2 "$S" | grep '^tree,readwrite,' | cut -d,
 expect_eq gen_nothing_left "$(leftovers)" ""
 expect_eq gen_dataset "$(ls "$D" | tr '\n' ' ')" "tree-150x4096-s1 tree-150x4096-s1.manifest "
 
+# cold: every file evicted and checked; folders and inodes stay cached, said
+run "$BENCH" --workload tree --files 40 --strategy readwrite --cache cold --repeat 1 --warmup 0 \
+	--syscalls off --no-limits --dir "$D" --out "$T/rc"
+expect_eq cold_rc "$RC" 0
+expect_eq cold_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
+expect_eq cold_resident "$(awk -F, -v c="$(col "$T/rc/runs.csv" resident_pct)" 'NR > 1 { print ($c <= 1) }' "$T/rc/runs.csv")" 1
+
+# bench check tells tree cases by their files and file size
+run "$BENCH" check --baseline "$T/r1" --current "$T/r1"
+expect_eq check_label "$(grep -c '^tree/readwrite tree 600K buf 128K warm 150 x 4K ' "$T/.out")" 1
+
 # the source-tree mix is a size of its own, and not for one file
 run "$BENCH" --workload tree --files 60 --size src --strategy readwrite "${QUICK[@]}" --dir "$D" --out "$T/r2"
 expect_eq src_rc "$RC" 0
@@ -61,6 +72,11 @@ if command -v gnuplot >/dev/null; then
 	expect_eq chart_drawn "$(grep -c '^tree-files: wrote' "$T/.out")" 1
 	expect_eq chart_points "$(grep -v '^#' "$T/rp/plot-tree-files.dat" | grep -c .)" 4
 fi
+
+# --all runs the tree workload on its own 500 x 4K, whatever --size says
+run "$BENCH" --all --size 1M --dry-run --dir "$T/dry"
+expect_eq all_tree_size "$(grep -c 'tree-500x4096-s1 *500 x 4K' "$T/.out")" 1
+expect_eq all_dry_made_nothing "$(ls -A "$T" | grep -c '^dry$')" 0
 
 # --- one wrong byte --------------------------------------------------------
 run "$BENCH" --workload tree --files 150 --size 4K --strategy corrupt "${QUICK[@]}" --dir "$D" --out "$T/r3"
