@@ -68,7 +68,8 @@ static const struct tree_method *tree_case_method(const struct case_spec *c)
 
 static int tree_prepare(struct case_spec *c, char *why, size_t n)
 {
-	if (!c->strategy && !tree_case_method(c)) {
+	/* a --command row (WORKLOAD_COMMANDS) is a program, neither */
+	if (!c->strategy && !c->command && !tree_case_method(c)) {
 		snprintf(why, n, "no tree method named %s", c->variant);
 		return -EINVAL;
 	}
