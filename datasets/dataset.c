@@ -28,6 +28,9 @@
 #include "fileio.h"
 #include "fsinfo.h"
 #include "rng.h"
+#include "stream.h"
+#include "units.h"
+
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +43,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
+
+_Static_assert(DATASET_TREE == STREAM_KIND_TREE, "trees draw their bytes with their kind's number");
 
 #define DATASET_BLOCK		DATASET_SPARSE_STRIDE
 #define DATASET_SLACK		64	/* text fill may run 7 bytes past a line */
@@ -70,51 +75,8 @@ static const char text_alphabet[] =
 	".,;:!?'\"-()/&%#@";
 _Static_assert(sizeof(text_alphabet) == 129, "text alphabet must hold 128 characters");
 
-volatile sig_atomic_t *dataset_stop;
-
 /* Never written: the content of holes and of zero datasets. */
 static char dataset_zeros[DATASET_BLOCK];
-
-/* ------------------------------------------------------------------ */
-/* Random numbers                                                      */
-/* ------------------------------------------------------------------ */
-
-struct xoshiro {
-	uint64_t s[4];
-};
-
-static inline uint64_t rotl64(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t xoshiro_next(struct xoshiro *x)
-{
-	uint64_t *s = x->s;
-	uint64_t result = rotl64(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl64(s[3], 45);
-	return result;
-}
-
-/* The stream of one block: mixes seed, kind and block number in turn. */
-static void xoshiro_seed_block(struct xoshiro *x, uint64_t seed,
-			       enum dataset_kind kind, uint64_t block)
-{
-	uint64_t m = seed;
-
-	m = splitmix64(&m) ^ (uint64_t)kind;
-	m = splitmix64(&m) ^ block;
-	m = splitmix64(&m);
-	for (int i = 0; i < 4; i++)
-		x->s[i] = splitmix64(&m);
-}
 
 static inline void put_le64(char *p, uint64_t v)
 {
@@ -126,19 +88,6 @@ static inline void put_le64(char *p, uint64_t v)
 /* Block content                                                       */
 /* ------------------------------------------------------------------ */
 
-static void fill_random(struct xoshiro *x, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8)
-		put_le64(buf + i, xoshiro_next(x));
-	if (i < len) {
-		char last[8];
-
-		put_le64(last, xoshiro_next(x));
-		memcpy(buf + i, last, len - i);
-	}
-}
 
 /* Length of the next line when `left` bytes of the block remain. */
 static size_t text_line_length(struct xoshiro *x, size_t left)
@@ -384,14 +333,6 @@ static int gen_content(struct gen_ctx *g)
 /* ------------------------------------------------------------------ */
 /* Public: names and generation                                        */
 /* ------------------------------------------------------------------ */
-
-void dataset_fill_stream(uint64_t seed, uint64_t stream, void *buf, size_t len)
-{
-	struct xoshiro x;
-
-	xoshiro_seed_block(&x, seed, DATASET_TREE, stream);
-	fill_random(&x, buf, len);
-}
 
 const char *dataset_kind_name(enum dataset_kind kind)
 {
@@ -703,8 +644,14 @@ int dataset_ensure(struct dataset *d, const char *dir, int *reused)
 	if (unlink(manifest) && errno != ENOENT)
 		return -errno;
 	if (d->kind == DATASET_TREE) {
+		struct tree_sum sum;
+
 		ret = tree_remove(d->path);	/* ours, by its manifest, but changed */
-		ret = ret ? ret : tree_generate(d, d->path);
+		ret = ret ? ret : tree_generate(d->size, d->files, d->seed, d->path, &sum);
+		if (!ret) {
+			d->hash = sum.hash;
+			d->total = sum.bytes;
+		}
 	} else {
 		ret = dataset_generate(d->kind, d->size, d->seed, d->path, &d->hash);
 	}
@@ -798,4 +745,20 @@ int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg)
 	}
 	free(names);
 	return removed;
+}
+
+void dataset_size_name(const struct dataset *d, char *out, size_t n)
+{
+	char one[32];
+
+	if (d->kind != DATASET_TREE && d->kind != DATASET_DIR) {
+		format_size(d->size, out, n);
+		return;
+	}
+	if (d->kind == DATASET_DIR) {
+		snprintf(out, n, "%" PRIu64 " files", d->files);
+		return;
+	}
+	tree_size_name(d->size, one, sizeof(one));
+	snprintf(out, n, "%" PRIu64 " x %s", d->files, one);
 }

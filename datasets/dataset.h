@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+#include "stream.h"
+#include "treegen.h"
+
 enum dataset_kind {
 	DATASET_RANDOM,	/* incompressible bytes */
 	DATASET_TEXT,	/* printable ASCII lines of 10..64 bytes incl. '\n' */
@@ -24,16 +28,12 @@ enum dataset_kind {
 	DATASET_KIND_COUNT,	/* the kinds bench generates */
 	/* The user's own file (--source), named "file": never generated. */
 	DATASET_FILE = DATASET_KIND_COUNT,
-	/* A generated tree of files (datasets/tree.c): `files` files, each of
+	/* A generated tree of files (datasets/treegen.c): `files` files, each of
 	 * `size` bytes or drawn from a size distribution (DATASET_SIZE_SRC). */
 	DATASET_TREE,
 	/* The user's own tree (--source DIR), named "dir": never generated. */
 	DATASET_DIR,
 };
-
-/* A tree's `size` that names the source-tree size mix, not one size
- * (datasets/tree.c, docs/tree.md); shown as "src". */
-#define DATASET_SIZE_SRC UINT64_MAX
 
 /*
  * Layout of a sparse dataset: the file is sized with ftruncate, then every
@@ -84,13 +84,6 @@ int dataset_generate(enum dataset_kind kind, uint64_t size, uint64_t seed,
 int dataset_ensure(struct dataset *d, const char *dir, int *reused);
 
 /*
- * When set, generation polls *dataset_stop between blocks and gives up with
- * -EINTR (its temporary file removed) once it is non-zero: a signal handler's
- * flag, so an interrupted run stops without a half-written file.
- */
-extern volatile sig_atomic_t *dataset_stop;
-
-/*
  * 1 when d's file name exists in dir without a manifest of bench's beside it:
  * someone else's file, which dataset_ensure refuses (-EEXIST) to replace.
  * The path goes to path[0..n). 0 otherwise.
@@ -133,93 +126,13 @@ int dataset_from_file(struct dataset *d, const char *path, char *why, size_t n);
  */
 int dataset_file_changed(const struct dataset *d, char *what, size_t n);
 
-/*
- * datasets/hash.c: XXH3-64 of len bytes of fd at off, read with 1 MiB preads
- * (the file offset is left alone). 0, -ENODATA if the file is shorter, or
- * -errno.
- */
-int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash);
-/*
- * The first len bytes of fd, which holds at least len bytes and must not
- * shrink meanwhile (a mapping past the end faults), through read-only
- * mappings of up to 64 MiB (mapped page cache counts in the resident set:
- * a larger window would make bench's own peak RSS that large): added to an
- * XXH3 state (hash_fd_update) or hashed (hash_fd_mapped). Files that cannot
- * be mapped are read. 0 or -errno.
- */
-struct XXH3_state_s;
-int hash_fd_update(int fd, uint64_t len, struct XXH3_state_s *xs);
-int hash_fd_mapped(int fd, uint64_t len, uint64_t *hash);
 
-/*
- * The random bytes of stream `stream` of a dataset seeded `seed` (a tree's
- * file number): the same bytes on every machine. datasets/dataset.c.
- */
-void dataset_fill_stream(uint64_t seed, uint64_t stream, void *buf, size_t len);
 
-/* ------------------------------------------------------------------ */
-/* Trees of files: datasets/tree.c                                     */
-/* ------------------------------------------------------------------ */
-
-/*
- * Layout of a generated tree: TREE_FANOUT folders under the root, each with
- * TREE_FANOUT folders (the leaves, at most TREE_LEAVES, fewer when there are
- * fewer files); file number i is "f<i>" in leaf i % leaves.
- */
-#define TREE_FANOUT 10u
-#define TREE_LEAVES (TREE_FANOUT * TREE_FANOUT)
-
+/* Trees (datasets/treegen.c, treegen.h) as datasets. */
 /* What a dataset is, for messages: "200M", a tree's "2000 x 4K" or "2000 x src". */
 void dataset_size_name(const struct dataset *d, char *out, size_t n);
-/* "4K"-style name of a tree's per-file size, or "src". */
-void tree_size_name(uint64_t size, char *out, size_t n);
-/* The size of file number i of a tree (size or the mix, seed). */
-uint64_t tree_file_size(uint64_t size, uint64_t seed, uint64_t i);
-/* Bytes of all files of a generated tree. */
-uint64_t tree_total_size(uint64_t size, uint64_t files, uint64_t seed);
-
 /*
- * Writes the tree d (size, files, seed) as a new folder at path (which must
- * not exist); fills d->hash and d->total. Built under a temporary name beside
- * path and renamed when complete. 0 or -errno.
- */
-int tree_generate(struct dataset *d, const char *path);
-
-/* What a walk of a tree found (tree_hash). */
-struct tree_sum {
-	uint64_t hash;		/* over every entry, sorted by name */
-	uint64_t files, dirs, bytes;
-};
-
-/*
- * The tree hash of the folder at path: XXH3-64 over every entry below it,
- * sorted by relative name (bytes): the name, its type (folder or file), its
- * size and the XXH3-64 of its content. The order a walk meets entries in
- * does not change it. A symlink, a special file or an entry that cannot be
- * read is refused: -errno with why naming it ("a/b: is a symbolic link").
- * 0 or -errno.
- */
-int tree_hash(const char *path, struct tree_sum *sum, char *why, size_t n);
-/*
- * The first entry in which the trees at a and b differ, named in why
- * ("d0/d1/f11: 4096 bytes, expected 4095"); 1 when one was found, 0 when
- * they agree, -errno.
- */
-int tree_first_difference(const char *got, const char *want, char *why, size_t n);
-/*
- * The latest ctime of the folder at path and of everything below it, in ns:
- * what tells that a generated tree changed (its manifest's mtime_ns). 0 or
- * -errno.
- */
-int tree_stamp(const char *path, uint64_t *stamp);
-/*
- * Removes the tree at path, everything in it (never following a symlink out
- * of it). 0, or -errno of the first entry that could not be removed.
- */
-int tree_remove(const char *path);
-
-/*
- * datasets/tree.c: the user's folder at path as a DATASET_DIR dataset: its
+ * datasets/user_file.c: the user's folder at path as a DATASET_DIR dataset: its
  * tree hash, files and bytes. 0, or -errno with why filled.
  */
 int dataset_from_dir(struct dataset *d, const char *path, char *why, size_t n);

@@ -13,7 +13,7 @@
  * (docs/costs.md). A mapping needs a file that does not shrink while it is
  * hashed (SIGBUS): bench's own outputs, whose writers have exited.
  */
-#include "dataset.h"
+#include "hash.h"
 #include "fileio.h"
 
 #include <errno.h>

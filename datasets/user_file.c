@@ -12,6 +12,7 @@
 #include "dataset.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,5 +125,49 @@ int dataset_file_changed(const struct dataset *d, char *what, size_t n)
 	if (!diff)
 		return 0;
 	snprintf(what, n, "%s", diff);
+	return 1;
+}
+
+int dataset_from_dir(struct dataset *d, const char *path, char *why, size_t n)
+{
+	struct tree_sum sum;
+	char what[200];
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = tree_hash(path, &sum, what, sizeof(what));
+	if (err) {
+		snprintf(why, n, "%s", what);
+		return err;
+	}
+	if (!sum.files) {
+		snprintf(why, n, "holds no file");
+		return -ENODATA;
+	}
+	if (!realpath(path, d->path)) {
+		snprintf(why, n, "%s", strerror(errno));
+		return -errno;
+	}
+	d->kind = DATASET_DIR;
+	d->hash = sum.hash;
+	d->files = sum.files;
+	d->total = sum.bytes;
+	d->size = sum.files ? sum.bytes / sum.files : 0;
+	return 0;
+}
+
+int dataset_dir_changed(const struct dataset *d, char *what, size_t n)
+{
+	struct tree_sum sum;
+	char why[200];
+	int err = tree_hash(d->path, &sum, why, sizeof(why));
+
+	if (err) {
+		snprintf(what, n, "%s", why);
+		return err;
+	}
+	if (sum.hash == d->hash)
+		return 0;
+	snprintf(what, n, "its tree hash");
 	return 1;
 }

@@ -28,10 +28,15 @@ static int gen(const char *name, uint64_t files, uint64_t size, uint64_t seed,
 	       struct dataset *d)
 {
 	char path[600];
+	struct tree_sum sum;
+	int err;
 
 	*d = (struct dataset){ .kind = DATASET_TREE, .files = files, .size = size, .seed = seed };
 	snprintf(path, sizeof(path), "%s/%s", base, name);
-	return tree_generate(d, path);
+	err = tree_generate(size, files, seed, path, &sum);
+	d->hash = sum.hash;
+	d->total = sum.bytes;
+	return err;
 }
 
 static uint64_t walk_hash(const char *name, struct tree_sum *sum)

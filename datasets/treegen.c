@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * tree.c - trees of many files: generated ones, reproducible from (files,
- * size, seed), the user's own (--source DIR), and the tree hash that
- * verifies a copy of either as a whole.
+ * treegen.c - trees of many files: generated ones, reproducible from (files,
+ * size, seed), and the tree hash that verifies a copy of a tree, generated
+ * or the user's own (--source DIR, user_file.c), as a whole.
  *
  * A generated tree has TREE_FANOUT folders under its root, each holding
- * TREE_FANOUT folders (dataset.h): up to TREE_LEAVES leaf folders, fewer when
+ * TREE_FANOUT folders (treegen.h): up to TREE_LEAVES leaf folders, fewer when
  * there are fewer files, and file number i ("f<i>") in leaf i % leaves. Its
  * bytes are random, from a stream of its own per file (dataset_fill_stream):
  * nothing compresses or deduplicates. Each file is `size` bytes, or, for
@@ -19,7 +19,9 @@
  * 'f', its size and its content's XXH3-64 (both 0 for a folder), as
  * little-endian 64-bit numbers.
  */
-#include "dataset.h"
+#include "treegen.h"
+#include "hash.h"
+#include "stream.h"
 #include "fileio.h"
 #include "rng.h"
 #include "units.h"
@@ -51,22 +53,6 @@ void tree_size_name(uint64_t size, char *out, size_t n)
 		snprintf(out, n, "src");
 	else
 		format_size(size, out, n);
-}
-
-void dataset_size_name(const struct dataset *d, char *out, size_t n)
-{
-	char one[32];
-
-	if (d->kind != DATASET_TREE && d->kind != DATASET_DIR) {
-		format_size(d->size, out, n);
-		return;
-	}
-	if (d->kind == DATASET_DIR) {
-		snprintf(out, n, "%" PRIu64 " files", d->files);
-		return;
-	}
-	tree_size_name(d->size, one, sizeof(one));
-	snprintf(out, n, "%" PRIu64 " x %s", d->files, one);
 }
 
 uint64_t tree_file_size(uint64_t size, uint64_t seed, uint64_t i)
@@ -508,7 +494,7 @@ int tree_remove(const char *path)
 /* ------------------------------------------------------------------ */
 
 struct tree_gen {
-	const struct dataset *d;
+	uint64_t size, files, seed;
 	int root;
 	struct tree_list l;
 	char *buf;
@@ -548,7 +534,7 @@ static int gen_dirs(struct tree_gen *g, unsigned leaves)
 
 static int gen_file(struct tree_gen *g, int dfd, const char *dir, uint64_t i)
 {
-	uint64_t size = tree_file_size(g->d->size, g->d->seed, i);
+	uint64_t size = tree_file_size(g->size, g->seed, i);
 	char name[32], rel[64];
 	int fd, err;
 
@@ -560,7 +546,7 @@ static int gen_file(struct tree_gen *g, int dfd, const char *dir, uint64_t i)
 		g->buf = b;
 		g->cap = (size_t)size;
 	}
-	dataset_fill_stream(g->d->seed, i, g->buf, (size_t)size);
+	dataset_fill_stream(g->seed, i, g->buf, (size_t)size);
 	snprintf(name, sizeof(name), "f%" PRIu64, i);
 	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -586,7 +572,7 @@ static int gen_files(struct tree_gen *g, unsigned leaves)
 		dfd = openat(g->root, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd < 0)
 			return -errno;
-		for (uint64_t i = leaf; i < g->d->files && !err; i += leaves) {
+		for (uint64_t i = leaf; i < g->files && !err; i += leaves) {
 			if (dataset_stop && *dataset_stop)
 				err = -EINTR;
 			else
@@ -597,12 +583,12 @@ static int gen_files(struct tree_gen *g, unsigned leaves)
 	return err;
 }
 
-int tree_generate(struct dataset *d, const char *path)
+int tree_generate(uint64_t size, uint64_t files, uint64_t seed, const char *path,
+		  struct tree_sum *sum)
 {
-	struct tree_gen g = { .d = d };
-	unsigned leaves = tree_leaves(d->files);
+	struct tree_gen g = { .size = size, .files = files, .seed = seed };
+	unsigned leaves = tree_leaves(files);
 	char tmp[PATH_MAX];
-	struct tree_sum sum;
 	int err;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= sizeof(tmp))
@@ -623,13 +609,9 @@ int tree_generate(struct dataset *d, const char *path)
 		err = gen_files(&g, leaves);
 	close(g.root);
 	if (!err)
-		err = list_sum(&g.l, &sum);
+		err = list_sum(&g.l, sum);
 	if (!err && rename(tmp, path))
 		err = -errno;
-	if (!err) {
-		d->hash = sum.hash;
-		d->total = sum.bytes;
-	}
 out_remove:
 	if (err)
 		tree_remove(tmp);
@@ -638,46 +620,3 @@ out_remove:
 	return err;
 }
 
-int dataset_from_dir(struct dataset *d, const char *path, char *why, size_t n)
-{
-	struct tree_sum sum;
-	char what[200];
-	int err;
-
-	memset(d, 0, sizeof(*d));
-	err = tree_hash(path, &sum, what, sizeof(what));
-	if (err) {
-		snprintf(why, n, "%s", what);
-		return err;
-	}
-	if (!sum.files) {
-		snprintf(why, n, "holds no file");
-		return -ENODATA;
-	}
-	if (!realpath(path, d->path)) {
-		snprintf(why, n, "%s", strerror(errno));
-		return -errno;
-	}
-	d->kind = DATASET_DIR;
-	d->hash = sum.hash;
-	d->files = sum.files;
-	d->total = sum.bytes;
-	d->size = sum.files ? sum.bytes / sum.files : 0;
-	return 0;
-}
-
-int dataset_dir_changed(const struct dataset *d, char *what, size_t n)
-{
-	struct tree_sum sum;
-	char why[200];
-	int err = tree_hash(d->path, &sum, why, sizeof(why));
-
-	if (err) {
-		snprintf(what, n, "%s", why);
-		return err;
-	}
-	if (sum.hash == d->hash)
-		return 0;
-	snprintf(what, n, "its tree hash");
-	return 1;
-}
