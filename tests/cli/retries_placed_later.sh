@@ -23,7 +23,7 @@ expect_eq all_rc "$RC" 0
 expect_eq all_rows_per_case "$(rows "$T/all" strategy | sort | uniq -c | awk '{ print $1 }' | sort -u)" 6
 expect_eq all_retried_per_case "$(rows "$T/all" strategy,retried | grep -c ',1$')" 9
 expect_eq all_every_run_says_test "$(rows "$T/all" disturbed | sort -u)" test
-expect_eq all_summary "$(awk -F, 'NR > 1 { print $2 "," $12 "," $14 "," $15 }' "$T/all/summary.csv" | sort)" \
+expect_eq all_summary "$(awk -F, 'NR > 1 { print $2 "," $13 "," $15 "," $16 }' "$T/all/summary.csv" | sort)" \
 	"$(printf 'mmap,6,3,3\nreadwrite,6,3,3\nsendfile,6,3,3')"
 
 COPYBENCH_TEST_DISTURB=30 run "$BENCH" --strategy readwrite,sendfile,mmap,stdio,copy_file_range \
@@ -35,7 +35,7 @@ retried=$(grep -c ',1,' "$T/order")
 next_same=$(awk -F, '{ if (prev_r == 1 && $2 == prev_s) n++; prev_s = $2; prev_r = $3 } END { print n + 0 }' "$T/order")
 expect_eq some_retried "$([ "$retried" -ge 5 ] && echo yes)" yes
 expect_eq retry_not_next "$([ $((next_same * 2)) -lt "$retried" ] && echo yes)" yes
-expect_eq some_counted_all "$(awk -F, 'NR > 1 && $15 != 6 { print $2 }' "$T/some/summary.csv")" ""
+expect_eq some_counted_all "$(awk -F, 'NR > 1 && $16 != 6 { print $2 }' "$T/some/summary.csv")" ""
 expect_eq some_retried_say_why "$(awk -F, '$3 == 1 && $4 == "" { print }' "$T/order")" ""
 
 run "$BENCH" --strategy readwrite --size 64K --repeat 3 --syscalls off --no-limits --dir "$D" \
