@@ -84,8 +84,13 @@ for f in "$DOCS/README.md" "$DOCS"/docs/*.md; do
 		cmd=$(clean "$cmd")
 		[ "$cmd" = bench ] && continue
 		case "$cmd" in *'['*|*'...'*|*'…'*) continue ;; esac
-		# shellcheck disable=SC2206
-		words=(${cmd//\'/})
+		# words as a shell splits them (quotes kept together: a --command
+		# template is one word), else split at blanks without the quotes
+		if ! mapfile -t words < <(printf '%s\n' "$cmd" | xargs -n 1 printf '%s\n' 2>/dev/null) ||
+		   [ ${#words[@]} = 0 ]; then
+			# shellcheck disable=SC2206
+			words=(${cmd//\'/})
+		fi
 		words=("${words[@]:1}")
 		checked=$((checked + 1))
 		placeholder=0
