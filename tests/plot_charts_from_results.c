@@ -9,6 +9,10 @@
  * argument the latest folder under results/ is used.
  */
 #include "plot.h"
+#include "plot_internal.h"
+#include "channel.h"
+#include "command.h"
+#include "workload.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -208,6 +212,36 @@ static void check_palette(const char *dir)
 	CHECK(other >= 0 && other != bar);
 }
 
+/* Every name a chart may show (strategies but test-only ones, channels,
+ * limit rows and tree methods, default commands) has a colour no other
+ * name has. */
+static void check_palette_distinct(void)
+{
+	const char *names[128], *colours[128];
+	size_t n = 0;
+
+	for (size_t i = 0; i < strategy_count && n < 128; i++)
+		if (!(strategy_table[i]->flags & STRATEGY_TEST_ONLY))
+			names[n++] = strategy_table[i]->name;
+	for (size_t i = 0; i < channel_count && n < 128; i++)
+		names[n++] = channel_table[i]->name;
+	for (size_t i = 0; i < workload_count; i++)
+		for (const struct workload_variant *v = workload_table[i]->own_variants;
+		     v && v->name && n < 128; v++)
+			names[n++] = v->name;
+	for (size_t i = 0; i < command_default_count && n < 128; i++)
+		names[n++] = command_defaults[i].name;
+	for (size_t i = 0; i < n; i++) {
+		colours[i] = plot_colour(names[i]);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(colours[i], colours[j])) {
+				fprintf(stderr, "%s and %s share %s\n", names[i], names[j], colours[i]);
+				CHECK(false);
+			}
+	}
+	CHECK(n > 30);
+}
+
 /* ------------------------------------------- whiskers, limits, clones -- */
 
 static const char class_header[] =
@@ -376,6 +410,7 @@ static void test_full_folder(const char *tmp)
 	for (size_t i = 0; i < NCHARTS; i++)
 		check_chart(dir, charts[i]);
 	check_palette(dir);
+	check_palette_distinct();
 	/* one machine, kernel and filesystem: only the comparison skipped */
 	CHECK(file_contains(out, "compare: skipped: the results come from one machine, kernel and filesystem"));
 	for (size_t i = 0; i < NCHARTS; i++) {

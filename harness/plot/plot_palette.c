@@ -4,12 +4,16 @@
  * keyed by the strategy's (or channel's, or limit row's) name, so that
  * readwrite is the same blue in the throughput bars, the buffer-sweep and
  * size-scaling curves and each panel of the compare chart. The registry
- * order gives each known name its own colour; another name (a strategy of
- * a newer tree in an older folder) gets one by a hash of its name.
+ * order gives each known name its own colour (strategies, channels, limit
+ * rows and tree methods, default commands: fewer than the palette's
+ * colours); another name (a strategy of a newer tree in an older folder,
+ * a command of the user's) gets one by a hash of its name.
  */
 #include "plot_internal.h"
 #include "channel.h"
+#include "command.h"
 #include "strategy.h"
+#include "workload.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,24 +23,35 @@ static const char *const palette[] = {
 	"#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd", "#1b3a5c", "#a0522d",
 	"#2e8b57", "#ff9896", "#6a3d9a", "#17becf", "#b15928", "#1f78b4",
 	"#33a02c", "#e31a1c", "#ff7f00", "#cab2d6", "#b2df8a", "#fb9a99",
+	"#7f3b08", "#40004b", "#00441b", "#bf812d", "#762a83", "#35978f",
+	"#d6604d", "#4d4d4d", "#9970ab", "#01665e", "#f46d43", "#74add1",
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-static const char *const limit_names[] = { "memcpy", "memcpy-movsb", "memcpy-mt" };
-
-/* The name's place among strategies, channels and limit rows, or -1. */
+/* The name's place among the strategies (test-only ones aside: they are
+ * in no chart a user reads), channels, workloads' own variants (limit rows,
+ * tree methods) and default commands, or -1. */
 static long registry_index(const char *name)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < strategy_count; i++, k++)
+	for (size_t i = 0; i < strategy_count; i++) {
+		if (strategy_table[i]->flags & STRATEGY_TEST_ONLY)
+			continue;
 		if (!strcmp(strategy_table[i]->name, name))
 			return (long)k;
+		k++;
+	}
 	for (size_t i = 0; i < channel_count; i++, k++)
 		if (!strcmp(channel_table[i]->name, name))
 			return (long)k;
-	for (size_t i = 0; i < sizeof(limit_names) / sizeof(limit_names[0]); i++, k++)
-		if (!strcmp(limit_names[i], name))
+	for (size_t i = 0; i < workload_count; i++)
+		for (const struct workload_variant *v = workload_table[i]->own_variants;
+		     v && v->name; v++, k++)
+			if (!strcmp(v->name, name))
+				return (long)k;
+	for (size_t i = 0; i < command_default_count; i++, k++)
+		if (!strcmp(command_defaults[i].name, name))
 			return (long)k;
 	return -1;
 }
