@@ -170,26 +170,11 @@ static int list_sum(struct tree_list *l, struct tree_sum *sum)
 	return 0;
 }
 
-/* A name fit for one line: bytes outside printable ASCII as \xNN. */
-static void tree_printable(const char *name, char *out, size_t n)
-{
-	size_t o = 0;
-
-	for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 < n; p++) {
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
-			out[o++] = (char)*p;
-		else
-			o += (size_t)snprintf(out + o, n - o, "\\x%02x", *p);
-	}
-	if (n)
-		out[o < n ? o : n - 1] = '\0';
-}
-
 static int tree_fail(char *why, size_t n, const char *rel, int err, const char *what)
 {
 	char name[160];
 
-	tree_printable(rel[0] ? rel : ".", name, sizeof(name));
+	format_name(rel[0] ? rel : ".", name, sizeof(name));
 	if (what)
 		snprintf(why, n, "%s: %s", name, what);
 	else
@@ -339,7 +324,7 @@ static int tree_describe(const struct tree_entry *g, const struct tree_entry *w,
 {
 	char name[160];
 
-	tree_printable(g ? g->name : w->name, name, sizeof(name));
+	format_name(g ? g->name : w->name, name, sizeof(name));
 	if (!g)
 		snprintf(why, n, "%s: missing from the output", name);
 	else if (!w)

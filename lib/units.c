@@ -176,3 +176,17 @@ void format_size(uint64_t bytes, char *out, size_t n)
 	}
 	snprintf(out, n, "%s", best);
 }
+
+void format_name(const char *name, char *out, size_t n)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 < n; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			out[o++] = (char)*p;
+		else
+			o += (size_t)snprintf(out + o, n - o, "\\x%02x", *p);
+	}
+	if (n)
+		out[o < n ? o : n - 1] = '\0';
+}

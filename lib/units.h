@@ -15,5 +15,8 @@
 int parse_size(const char *s, uint64_t *out);
 /* "200M", "1.5G", "4097" - the shortest exact form, for names and tables. */
 void format_size(uint64_t bytes, char *out, size_t n);
+/* A file name fit for one line of a message: bytes outside printable
+ * ASCII, and the backslash, as \xNN; cut to fit out[0..n). */
+void format_name(const char *name, char *out, size_t n);
 
 #endif

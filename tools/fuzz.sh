@@ -19,7 +19,7 @@ flags=(-std=c17 -D_GNU_SOURCE -DCOPYBENCH_VERSION='"fuzz"' -g -O1
 	-Iharness/options -Iharness/host -Iharness/syscount -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
 declare -A sources=(
 	[fuzz_parse_size]="lib/units.c"
-	[fuzz_options]="harness/options/options.c harness/options/cli_parse.c harness/options/cli_table.c harness/host/paths.c lib/units.c"
+	[fuzz_options]="harness/options/options.c harness/options/cli_parse.c harness/options/cli_table.c harness/options/command.c harness/host/paths.c lib/units.c"
 	[fuzz_csv]="lib/csv.c"
 )
 

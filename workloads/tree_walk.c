@@ -14,6 +14,7 @@
  * (destination, O_CREAT | O_EXCL), the strategy's calls, close, close.
  */
 #include "tree.h"
+#include "units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,28 +36,13 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-/* A name fit for one line: bytes outside printable ASCII as \xNN. */
-static void printable(const char *name, char *out, size_t n)
-{
-	size_t o = 0;
-
-	for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 < n; p++) {
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
-			out[o++] = (char)*p;
-		else
-			o += (size_t)snprintf(out + o, n - o, "\\x%02x", *p);
-	}
-	if (n)
-		out[o < n ? o : n - 1] = '\0';
-}
-
 int tree_job_fail(const struct tree_job *job, const char *name, int err, const char *what)
 {
 	char shown[160];
 
 	if (!job->msg || !job->msg_len)
 		return err;
-	printable(name, shown, sizeof(shown));
+	format_name(name, shown, sizeof(shown));
 	snprintf(job->msg, job->msg_len, "%s: %s", shown, what ? what : strerror(-err));
 	return err;
 }
