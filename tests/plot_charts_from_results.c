@@ -54,20 +54,30 @@ static void put_unavailable(FILE *f, const char *wl, const char *strategy,
 		"\"Test CPU, 2 cores\"\n", wl, strategy, size, cache);
 }
 
-static void write_summary(const char *dir, bool full)
+/* dir/summary.csv opened for writing with header written; NULL (a failed
+ * check) when it cannot be. */
+static FILE *open_summary(const char *dir, const char *header)
 {
-	static const unsigned long long buffers[] = { 8192, 65536, 4194304 };
-	unsigned long long sizes[] = { 1048576, 67108864 };
-	const char *caches[] = { "warm", "cold" };
-	char path[512];
+	char path[1024];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
+	if (f)
+		fputs(header, f);
+	return f;
+}
+
+static void write_summary(const char *dir, bool full)
+{
+	static const unsigned long long buffers[] = { 8192, 65536, 4194304 };
+	unsigned long long sizes[] = { 1048576, 67108864 };
+	const char *caches[] = { "warm", "cold" };
+	FILE *f = open_summary(dir, summary_header);
+
 	if (!f)
 		return;
-	fputs(summary_header, f);
 	for (int s = 0; s < (full ? 2 : 1); s++) {
 		for (int c = 0; c < (full ? 2 : 1); c++) {
 			double k = c ? 0.3 : 1.0;
@@ -263,15 +273,10 @@ static void put_class_row(FILE *f, const char *wl, const char *strategy, const c
 static void write_class_summary(const char *dir)
 {
 	static const char *const caches[] = { "warm", "cold" };
-	char path[1024];
-	FILE *f;
+	FILE *f = open_summary(dir, class_header);
 
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
 	if (!f)
 		return;
-	fputs(class_header, f);
 	for (int c = 0; c < 2; c++) {
 		const char *limit = c ? "device-read" : "memcpy";
 		double k = c ? 0.3 : 1.0;
@@ -355,15 +360,10 @@ static void test_limits_and_clones(const char *tmp)
 /* A folder of filesystem fs: readwrite copied, copy_file_range of class cls. */
 static void write_fs_summary(const char *dir, const char *fs, const char *cls)
 {
-	char path[1024];
-	FILE *f;
+	FILE *f = open_summary(dir, class_header);
 
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
 	if (!f)
 		return;
-	fputs(class_header, f);
 	fprintf(f, "copy,readwrite,random,67108864,0,warm,5,20000000,19000000,24000000,3200.0,"
 		"page-cache,1,1,1,,memcpy,ok,testhost,6.1.0-test,%s,cpu\n", fs);
 	fprintf(f, "copy,copy_file_range,random,67108864,0,warm,5,700000,600000,900000,91428.6,"
