@@ -6,8 +6,9 @@
  * rep. --window N must compare with the newest N runs alone, so the
  * baseline is the median of runs 13 - N .. 12, and their count is N: a
  * window one run longer or shorter, or a baseline from another rep than the
- * fastest, moves these exact figures. A case only the run just outside the
- * window has is new to it.
+ * fastest, moves these exact figures, and so does the bar each change must
+ * pass (the threshold column). A case only the run just outside the window
+ * has is new to it.
  */
 #include "history_synth.h"
 #include "testutil.h"
@@ -51,6 +52,39 @@ static double expected_median(int first)
 	return BASE_NS * (lo + hi) / 2;
 }
 
+/* The bar a change must pass, written in the threshold column: the larger
+ * of --threshold (5%) and exp(4 x spread) - 1, the spread being 1.4826 x the
+ * median absolute deviation of the log figures of the window's runs. */
+static double expected_bar_pct(int window)
+{
+	double l[NRUNS], d[NRUNS], m, s;
+	int first = NRUNS - window + 1;
+
+	for (int i = 0; i < window; i++)
+		l[i] = log(1 + (first + i) / 100.0);	/* ascending */
+	m = window % 2 ? l[window / 2] : (l[window / 2 - 1] + l[window / 2]) / 2;
+	for (int i = 0; i < window; i++)
+		d[i] = fabs(l[i] - m);
+	for (int i = 1; i < window; i++)	/* insertion sort: few values */
+		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
+			double t = d[j];
+
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	s = 1.4826 * (window % 2 ? d[window / 2] : (d[window / 2 - 1] + d[window / 2]) / 2);
+	return fmax(5.0, (exp(4 * s) - 1) * 100);
+}
+
+static void check_bar(int window)
+{
+	double want = expected_bar_pct(window), got = cell("threshold_pct");
+
+	CHECK(fabs(got - want) < 0.011);
+	if (!(fabs(got - want) < 0.011))
+		fprintf(stderr, "window %d: threshold_pct %.2f, expected %.2f\n", window, got, want);
+}
+
 static void check_window(const char *dir, int window)
 {
 	char arg[32];
@@ -62,6 +96,7 @@ static void check_window(const char *dir, int window)
 	CHECK_EQ_U64((uint64_t)cell("baseline_runs"), (uint64_t)window);
 	CHECK(fabs(cell("baseline_median_ns") - expected_median(NRUNS - window + 1)) < 0.5);
 	CHECK(fabs(cell("current_median_ns") - BASE_NS) < 0.5);
+	check_bar(window);
 	if (fabs(cell("baseline_median_ns") - expected_median(NRUNS - window + 1)) >= 0.5)
 		fprintf(stderr, "window %d: baseline %.0f, expected %.0f\n%s", window,
 			cell("baseline_median_ns"), expected_median(NRUNS - window + 1), hout);

@@ -265,6 +265,7 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 	up_abs = r->abs_change > exp(o->z * s_wall) - 1;
 	down = r->change < exp(-o->z * s) - 1;
 	down_abs = r->abs_change < exp(-o->z * s_wall) - 1;
+	r->threshold = fmax(o->c.threshold, exp(o->z * s) - 1);
 	beyond = r->change > o->c.threshold && r->abs_change > o->c.threshold;
 	if (up && up_abs)
 		r->timing = beyond && !limit ? T_REGRESSION : T_SLOWER;
