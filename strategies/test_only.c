@@ -6,9 +6,9 @@
  *   corrupt       copies like readwrite, then flips one byte of the output:
  *                 verification must catch it and bench must exit 1;
  *   throttled     copies like readwrite, then spins for COPYBENCH_THROTTLE_PCT
- *                 percent of the copy's own CPU time (default 0: exactly
+ *                 percent of the copy's own time (default 0: exactly
  *                 readwrite), a known slowdown under one case name for
- *                 `bench check`;
+ *                 `bench check`, with readwrite's system calls;
  *   touch-source  copies like readwrite, then inverts the source's first
  *                 byte: a file changed during the run (--source must refuse
  *                 the results);
@@ -42,9 +42,7 @@ static int corrupt_copy(const struct copy_job *job)
 	return full_pwrite(job->dst_fd, &byte, 1, at);
 }
 
-/* The calling thread's CPU time: the spin is the copy's CPU time times the
- * percentage, whatever else the machine runs (a wall-clock spin would
- * shrink under load once waits for a CPU are left out of the time). */
+/* The calling thread's CPU time (a system call: used only before any copy). */
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -53,23 +51,61 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A clock read without a system call (the vDSO). */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void spin(uint64_t iterations)
+{
+	for (volatile uint64_t i = 0; i < iterations; i++)
+		;
+}
+
+/* Spin iterations per ns of CPU time, measured once per process when a
+ * throttle is asked for, before any copy: the spin is then a fixed amount of
+ * CPU work, whatever else the machine runs, and makes no system call, so
+ * the throttled case's system calls are readwrite's at every percentage. */
+static double spin_per_ns;
+
+__attribute__((constructor)) static void throttle_calibrate(void)
+{
+	const char *env = getenv("COPYBENCH_THROTTLE_PCT");
+	uint64_t n = 1u << 16, t0, t;
+
+	if (!env || strtod(env, NULL) <= 0)
+		return;
+	for (;;) {
+		t0 = thread_cpu_ns();
+		spin(n);
+		t = thread_cpu_ns() - t0;
+		if (t >= 2000000 || n >= (1ull << 40))
+			break;
+		n *= 2;
+	}
+	spin_per_ns = (double)n / (double)(t ? t : 1);
+}
+
+/* readwrite, then CPU work of PCT % of the copy's time (its clock, read
+ * through the vDSO). */
 static int throttled_copy(const struct copy_job *job)
 {
 	const char *env = getenv("COPYBENCH_THROTTLE_PCT");
 	double pct = env ? strtod(env, NULL) : 0;
-	uint64_t t0, until;
+	uint64_t t0;
 	int err;
 
-	if (pct <= 0)
+	if (pct <= 0 || spin_per_ns <= 0)
 		return strategy_readwrite.copy(job);
-	t0 = thread_cpu_ns();
+	t0 = mono_ns();
 	err = strategy_readwrite.copy(job);
 	if (err)
 		return err;
-	until = thread_cpu_ns();
-	until += (uint64_t)((double)(until - t0) * pct / 100.0);
-	while (thread_cpu_ns() < until)
-		;
+	spin((uint64_t)((double)(mono_ns() - t0) * pct / 100.0 * spin_per_ns));
 	return 0;
 }
 
@@ -127,7 +163,7 @@ const struct copy_strategy strategy_corrupt = {
 
 const struct copy_strategy strategy_throttled = {
 	.name = "throttled",
-	.description = "test only: readwrite, then a spin of COPYBENCH_THROTTLE_PCT % of its CPU time",
+	.description = "test only: readwrite, then a spin of COPYBENCH_THROTTLE_PCT % of its time",
 	.syscalls = "pread64,pwrite64,fadvise64",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TEST_ONLY,
 	.copy = throttled_copy,
