@@ -51,7 +51,8 @@ struct check_row {
 	size_t nb, nc;
 	double b_med, c_med;	/* median wall ns */
 	/* Each side's runs: one mode or two (lib/modes.h). With two, a median
-	 * is whichever mode had more runs; the rank test compares all runs. */
+	 * lies in whichever mode drew more runs; the rank test compares all
+	 * runs. */
 	struct modes b_modes, c_modes;
 	double b_val, c_val;	/* medians of what was compared */
 	double change;		/* c_val / b_val - 1 */

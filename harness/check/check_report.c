@@ -103,7 +103,7 @@ static void say_modes(const struct check_report *rep, FILE *out, bool md)
 				continue;
 			fmt_ns(m->fast_median, fast, sizeof(fast));
 			fmt_ns(m->slow_median, slow, sizeof(slow));
-			fprintf(out, "%sbench check: %s: two modes in the %s: %s (%zu runs) and %s (%zu runs); its median is whichever has more runs, the verdict comes from the rank test over all runs (docs/check.md)\n",
+			fprintf(out, "%sbench check: %s: two modes in the %s: %s (%zu runs) and %s (%zu runs); its median lies in whichever has more runs, the verdict comes from the rank test over all runs (docs/check.md)\n",
 				md ? "\n" : "", r->label, side ? "current results" : "baseline",
 				fast, m->fast_runs, slow, m->slow_runs);
 		}

@@ -235,7 +235,7 @@ static const struct column summary_cols[] = {
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
-	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median is whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },
+	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },
 	{ "mode_fast_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the faster mode; empty otherwise", .get = get_mode_fast_ns },
 	{ "mode_slow_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the slower mode; empty otherwise", .get = get_mode_slow_ns },
 	{ "mode_fast_runs", COL_U64, 0, true, ROLE_MEASURE, "", "two modes: counted runs in the faster mode; empty otherwise", .get = get_mode_fast_runs },

@@ -120,11 +120,14 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 static void mark_modes(const struct case_summary *s, char *note, size_t n)
 {
 	char rest[200];
+	const char *r = rest;
 
 	if (s->modes.count != 2)
 		return;
 	snprintf(rest, sizeof(rest), "%s", note);
-	snprintf(note, n, "  2 modes (below)%s%.200s", rest[0] ? ";" : "", rest);
+	while (*r == ' ')
+		r++;
+	snprintf(note, n, "  2 modes (below)%s%.200s", *r ? "; " : "", r);
 }
 
 static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
