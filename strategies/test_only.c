@@ -8,7 +8,12 @@
  *   throttled     copies like readwrite, then spins for COPYBENCH_THROTTLE_PCT
  *                 percent of the copy's own time (default 0: exactly
  *                 readwrite), a known slowdown under one case name for
- *                 `bench check`, with readwrite's system calls;
+ *                 `bench check`, with readwrite's system calls; with
+ *                 COPYBENCH_THROTTLE_EVERY_OTHER_MS=N
+ *                 it also sleeps N ms after the copy in every other run
+ *                 (those whose output, `out-SEQ`, has an odd SEQ: the
+ *                 run's place in the invocation's order), so a case's runs
+ *                 fall into exactly two modes;
  *   touch-source  copies like readwrite, then inverts the source's first
  *                 byte: a file changed during the run (--source must refuse
  *                 the results);
@@ -23,6 +28,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,8 +96,38 @@ __attribute__((constructor)) static void throttle_calibrate(void)
 	spin_per_ns = (double)n / (double)(t ? t : 1);
 }
 
+/* The run's place in the order, from its output's name (`.../out-SEQ`);
+ * 0 when the name says none. */
+static unsigned output_seq(int dst_fd)
+{
+	char link[64], path[4096];
+	const char *dash;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dst_fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return 0;
+	path[n] = '\0';
+	dash = strrchr(path, '-');
+	return dash ? (unsigned)strtoul(dash + 1, NULL, 10) : 0;
+}
+
+/* COPYBENCH_THROTTLE_EVERY_OTHER_MS: a sleep in every other run. */
+static void sleep_every_other(const struct copy_job *job)
+{
+	const char *env = getenv("COPYBENCH_THROTTLE_EVERY_OTHER_MS");
+	long ms = env ? strtol(env, NULL, 10) : 0;
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
+
+	if (ms <= 0 || output_seq(job->dst_fd) % 2 == 0)
+		return;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /* readwrite, then CPU work of PCT % of the copy's time (its clock, read
- * through the vDSO). */
+ * through the vDSO), then the every-other-run sleep when asked. */
 static int throttled_copy(const struct copy_job *job)
 {
 	const char *env = getenv("COPYBENCH_THROTTLE_PCT");
@@ -99,13 +135,18 @@ static int throttled_copy(const struct copy_job *job)
 	uint64_t t0;
 	int err;
 
-	if (pct <= 0 || spin_per_ns <= 0)
-		return strategy_readwrite.copy(job);
+	if (pct <= 0 || spin_per_ns <= 0) {
+		err = strategy_readwrite.copy(job);
+		if (!err)
+			sleep_every_other(job);
+		return err;
+	}
 	t0 = mono_ns();
 	err = strategy_readwrite.copy(job);
 	if (err)
 		return err;
 	spin((uint64_t)((double)(mono_ns() - t0) * pct / 100.0 * spin_per_ns));
+	sleep_every_other(job);
 	return 0;
 }
 

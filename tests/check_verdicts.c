@@ -38,6 +38,7 @@ struct synth {
 	double jitter;		/* per measurement: +-jitter */
 	int syscall_plus;	/* case whose read count grows by 1, or -1 */
 	int drop;		/* case left out, or -1 */
+	int bimodal;		/* case whose odd reps run 1.4x slower, or -1 */
 };
 
 static uint64_t rng_state;
@@ -50,7 +51,8 @@ static double uniform(void)	/* [-1, 1) */
 static struct synth synth_default(uint64_t seed)
 {
 	struct synth s = { .reps = 10, .seed = seed, .ncases = NCASES, .machine = 1, .noise = 0.1,
-			   .jitter = 0.01, .syscall_plus = -1, .drop = -1, .uncounted = -1 };
+			   .jitter = 0.01, .syscall_plus = -1, .drop = -1, .uncounted = -1,
+			   .bimodal = -1 };
 
 	for (int i = 0; i < NCASES_MAX; i++)
 		s.factor[i] = 1;
@@ -144,6 +146,9 @@ static const char *synth_write(const char *name, const struct synth *s)
 
 		for (int c = 0; c < s->ncases; c++) {
 			double t = base_ns[c] * s->factor[c] * m * (1 + s->jitter * uniform());
+
+			if (c == s->bimodal && r % 2)
+				t *= 1.4;
 
 			if (c == s->drop || (s->status[c] && s->reps == 0))
 				continue;
@@ -728,6 +733,38 @@ static void several_invocations(void)
 
 /* ------------------------------------------------------- formats -- */
 
+/*
+ * A baseline case whose runs fall into two modes (every other rep 1.4x
+ * slower) is marked: its side's modes in the csv report, its median in the
+ * table, a line under the table with both modes, and the summary line.
+ * The machine's noise is left out so that only the injected levels differ.
+ */
+static void two_modes(void)
+{
+	struct synth s = synth_default(21);
+	const char *cur, *mark;
+	char base[512], line[160];
+
+	s.noise = 0;
+	s.bimodal = 1;
+	snprintf(base, sizeof(base), "%s", synth_write("bimodal", &s));
+	s.bimodal = -1;
+	s.seed = 22;
+	cur = synth_write("unimodal", &s);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") >= 0);
+	CHECK(column_of("sendfile", "baseline_modes") == 2);
+	CHECK(column_of("sendfile", "current_modes") == 1);
+	CHECK(column_of("readwrite", "baseline_modes") == 1);
+	CHECK(CHECK_CMD("--baseline", base, "--current", cur) >= 0);
+	mark = strstr(out_buf, "(2 modes)");
+	CHECK(mark && !strstr(mark + 1, "(2 modes)"));	/* once: the baseline's sendfile */
+	CHECK(strstr(out_buf, "; 1 case with two modes (median unstable; the rank test compares all runs)") != NULL);
+	snprintf(line, sizeof(line), "\nbench check: copy/sendfile random 1M warm: two modes in the baseline: ");
+	CHECK(strstr(out_buf, line) != NULL);
+	CHECK(strstr(out_buf, "(5 runs) and ") != NULL);
+	CHECK(strstr(out_buf, "two modes in the current results") == NULL);
+}
+
 static void formats(const char *base)
 {
 	struct csv_table t;
@@ -786,6 +823,7 @@ int main(void)
 	single_invocation(base);
 	several_invocations();
 	formats(base);
+	two_modes();
 	test_cleanup_dir();
 	return test_report("check_verdicts");
 }

@@ -304,6 +304,7 @@ int main(void)
 
 	unsetenv("COPYBENCH_RAM_BUDGET");	/* the rule's conditions: no knobs */
 	unsetenv("COPYBENCH_THROTTLE_PCT");
+	unsetenv("COPYBENCH_THROTTLE_EVERY_OTHER_MS");
 	if (syscount_session_new(&sc, SYSCOUNT_AUTO, why, sizeof(why)) ||
 	    !strcmp(syscount_session_method(sc), "n/a")) {
 		printf("skip: no way to count system calls here: %s\n", why);

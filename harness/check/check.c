@@ -470,6 +470,9 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 	if (len < cap && !isnan(rep->machine))
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
+	if (len < cap && rep->bimodal && !o->only_syscalls)
+		len += (size_t)snprintf(s + len, cap - len, "; %zu case%s with two modes (median unstable; the rank test compares all runs)",
+					rep->bimodal, rep->bimodal == 1 ? "" : "s");
 	if (len < cap && rep->shared != SHARED_NONE)
 		len += (size_t)snprintf(s + len, cap - len, "; %s",
 					shared_word[rep->shared]);
@@ -560,6 +563,8 @@ static void row_medians(struct check_row *r)
 	r->c_med = sample_median(r->c->wall, r->nc);
 	r->ratio = r->nb && r->nc ? r->c_med / r->b_med : NAN;
 	r->failed = checkset_failed(r->c);
+	modes_detect(r->b->wall, r->nb, &r->b_modes);
+	modes_detect(r->c->wall, r->nc, &r->c_modes);
 }
 
 /* The rows: every baseline case with its current one (or none), then the
@@ -637,6 +642,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 		struct check_row *r = &rep->rows[i];
 
 		row_verdict(r, rep);
+		rep->bimodal += r->b_modes.count == 2 || r->c_modes.count == 2;
 		fails |= row_fails(r, o);
 		if (!r->c)
 			fprintf(err, "bench check: %s: case %s is in the baseline but not in the current results\n",

@@ -9,6 +9,7 @@
 #define COPYBENCH_CHECK_INTERNAL_H
 
 #include "checkset.h"
+#include "modes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,10 @@ struct check_row {
 	const char *vs;		/* "cases", "memcpy", "absolute" or "-" */
 	size_t nb, nc;
 	double b_med, c_med;	/* median wall ns */
+	/* Each side's runs: one mode or two (lib/modes.h). With two, a median
+	 * lies in whichever mode drew more runs; the rank test compares all
+	 * runs. */
+	struct modes b_modes, c_modes;
 	double b_val, c_val;	/* medians of what was compared */
 	double change;		/* c_val / b_val - 1 */
 	double ratio;		/* c_med / b_med: the plain change + 1 */
@@ -86,6 +91,7 @@ struct check_report {
 	enum { SHARED_NONE, SHARED_SLOWDOWN, SHARED_IMPROVEMENT, SHARED_MACHINE,
 	       SHARED_UNKNOWN } shared;
 	size_t shared_moved, shared_of;	/* cases that moved that way, of all */
+	size_t bimodal;		/* rows with two modes on either side */
 	bool unreachable;	/* no timing change could be significant */
 	/* One invocation per side: what a change would need to stand out. */
 	const struct check_row *largest;	/* the largest change of a copy case */

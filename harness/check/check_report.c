@@ -41,14 +41,24 @@ static void fmt_ns(double ns, char *out, size_t n)
 		snprintf(out, n, "%.2f s", ns / 1e9);
 }
 
+/* A side's median, marked when its runs fall into two modes. */
+static void fmt_median(const struct checkset_case *c, const struct modes *m, char *out,
+		       size_t n)
+{
+	char med[64];
+
+	fmt_ns(c ? sample_median(c->wall, c->nruns) : NAN, med, sizeof(med));
+	snprintf(out, n, "%s%s", med, m->count == 2 ? " (2 modes)" : "");
+}
+
 static void row_texts(const struct check_row *r, struct row_text *t)
 {
 	snprintf(t->f[COL_CASE], 256, "%s", r->label);
 	snprintf(t->f[COL_VS], 256, "%s", r->vs);
 	snprintf(t->f[COL_RUNS], 256, "%zu/%zu", r->b ? r->b->nruns : 0,
 		 r->c ? r->c->nruns : 0);
-	fmt_ns(r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, t->f[COL_BASE], 256);
-	fmt_ns(r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, t->f[COL_CUR], 256);
+	fmt_median(r->b, &r->b_modes, t->f[COL_BASE], 256);
+	fmt_median(r->c, &r->c_modes, t->f[COL_CUR], 256);
 	if (isnan(r->change))
 		snprintf(t->f[COL_CHANGE], 256, "-");
 	else
@@ -77,6 +87,26 @@ static void row_texts(const struct check_row *r, struct row_text *t)
 		snprintf(t->f[COL_SYSCALLS], 256, "%" PRIu64, r->b->total);
 	else
 		snprintf(t->f[COL_SYSCALLS], 256, "same");
+}
+
+/* Under the table: each side of a row whose runs fall into two modes. */
+static void say_modes(const struct check_report *rep, FILE *out, bool md)
+{
+	char fast[32], slow[32];
+
+	for (size_t i = 0; i < rep->nrows; i++)
+		for (int side = 0; side < 2; side++) {
+			const struct check_row *r = &rep->rows[i];
+			const struct modes *m = side ? &r->c_modes : &r->b_modes;
+
+			if (m->count != 2)
+				continue;
+			fmt_ns(m->fast_median, fast, sizeof(fast));
+			fmt_ns(m->slow_median, slow, sizeof(slow));
+			fprintf(out, "%sbench check: %s: two modes in the %s: %s (%zu runs) and %s (%zu runs); its median lies in whichever has more runs, the verdict comes from the rank test over all runs (docs/check.md)\n",
+				md ? "\n" : "", r->label, side ? "current results" : "baseline",
+				fast, m->fast_runs, slow, m->slow_runs);
+		}
 }
 
 static void report_text(const struct check_report *rep, FILE *out, bool md)
@@ -110,6 +140,7 @@ static void report_text(const struct check_report *rep, FILE *out, bool md)
 			fputs("|\n", out);
 	}
 	fprintf(out, md ? "\n**bench check:** %s\n" : "\nbench check: %s\n", rep->summary);
+	say_modes(rep, out, md);
 	if (rep->largest)
 		fprintf(out, "%sbench check: cannot tell apart: with one invocation per side the p-values compare runs of one invocation, not invocations, and the drift between invocations is unknown; the largest change, %s %+.1f%%, stands out from that drift only if invocations of this machine spread by less than %.1f%% (sd): give several baseline invocations (repeat --baseline) or compare both builds in one invocation (bench ab)\n",
 			md ? "\n" : "", rep->largest->label, rep->largest->change * 100,
@@ -144,7 +175,7 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		"vs", "baseline_runs", "current_runs", "baseline_median_ns",
 		"current_median_ns", "baseline_value", "current_value",
 		"change_pct", "threshold_pct", "p_value", "verdict", "baseline_syscalls",
-		"current_syscalls", "syscalls_diff",
+		"current_syscalls", "syscalls_diff", "baseline_modes", "current_modes",
 	};
 	/* Rows go to the stream as they are made: no temp file, no commit. */
 	struct csv_writer w = { .f = out, .first_field = 1 };
@@ -173,6 +204,8 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_total(&w, r->b);
 		csv_total(&w, r->c);
 		csv_str(&w, r->sc_diff);
+		csv_num(&w, r->b && r->c ? r->b_modes.count : NAN, 0);
+		csv_num(&w, r->b && r->c ? r->c_modes.count : NAN, 0);
 		csv_end_row(&w);
 	}
 }
@@ -209,6 +242,8 @@ static void json_row(const struct check_row *r, FILE *out)
 	json_num(out, "current_syscalls", r->c && r->c->has_total ? (double)r->c->total : NAN);
 	fputs(", \"syscalls_diff\": ", out);
 	json_str(out, r->sc_diff);
+	json_num(out, "baseline_modes", r->b && r->c ? r->b_modes.count : NAN);
+	json_num(out, "current_modes", r->b && r->c ? r->c_modes.count : NAN);
 	fputs("}", out);
 }
 

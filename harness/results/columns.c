@@ -104,6 +104,38 @@ static void get_limit_row(const struct col_row *x, struct col_value *v)
 	v->s = x->sum->limit_row;
 }
 
+/* The modes columns: how many (empty without counted runs), then each
+ * mode's figures, empty unless there are two. */
+static void get_modes(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->modes.count;
+	col_set_uint(v, x->sum->modes.count);
+}
+
+static void get_mode_fast_ns(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->modes.count != 2;
+	v->d = x->sum->modes.fast_median;
+}
+
+static void get_mode_slow_ns(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->modes.count != 2;
+	v->d = x->sum->modes.slow_median;
+}
+
+static void get_mode_fast_runs(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->modes.count != 2;
+	col_set_uint(v, x->sum->modes.fast_runs);
+}
+
+static void get_mode_slow_runs(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->modes.count != 2;
+	col_set_uint(v, x->sum->modes.slow_runs);
+}
+
 /* "ok", "failed: ...", "unavailable: ..." or "not run": the status column. */
 static void case_status(const struct bench_case *c, char *out, size_t n)
 {
@@ -203,6 +235,11 @@ static const struct column summary_cols[] = {
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
+	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },
+	{ "mode_fast_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the faster mode; empty otherwise", .get = get_mode_fast_ns },
+	{ "mode_slow_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the slower mode; empty otherwise", .get = get_mode_slow_ns },
+	{ "mode_fast_runs", COL_U64, 0, true, ROLE_MEASURE, "", "two modes: counted runs in the faster mode; empty otherwise", .get = get_mode_fast_runs },
+	{ "mode_slow_runs", COL_U64, 0, true, ROLE_MEASURE, "", "two modes: counted runs in the slower mode; empty otherwise", .get = get_mode_slow_runs },
 };
 
 static const struct column syscalls_cols[] = {

@@ -179,6 +179,7 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 		s->user_ns = stats_median(u, n);
 		s->sys_ns = stats_median(y, n);
 		s->outliers = mark_outliers(c, &s->st);
+		modes_detect(w, n, &s->modes);
 	}
 	if (s->st.median > 0) {
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "modes.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -39,6 +40,7 @@ struct case_summary {
 	double user_ns, sys_ns;	/* medians */
 	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
 	const char *limit_row;	/* the limit row divided by, or NULL */
+	struct modes modes;	/* of wall_ns, counted runs: one mode or two */
 };
 
 /* Fills sums[i] for r->cases[i], and marks the runs that are outliers. */

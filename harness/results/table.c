@@ -116,12 +116,26 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 			 s->limit_row, c->cache == CACHE_COLD ? " (the host may cache the disk)" : "");
 }
 
+/* Two modes: said at the row's end, before what row_note says. */
+static void mark_modes(const struct case_summary *s, char *note, size_t n)
+{
+	char rest[200];
+	const char *r = rest;
+
+	if (s->modes.count != 2)
+		return;
+	snprintf(rest, sizeof(rest), "%s", note);
+	while (*r == ' ')
+		r++;
+	snprintf(note, n, "  2 modes (below)%s%.200s", *r ? "; " : "", r);
+}
+
 static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
 {
 	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
 	double lo = s->st.max > 0 ? (double)c->spec.size / MIB / (s->st.max / 1e9) : 0;
 	double hi = s->st.min > 0 ? (double)c->spec.size / MIB / (s->st.min / 1e9) : 0;
-	char range[40], ratio[16] = "-", note[160] = "", noise[32] = "-", runs[32];
+	char range[40], ratio[16] = "-", note[256] = "", noise[32] = "-", runs[32];
 
 	if (c->spec.buffer)
 		format_size(c->spec.buffer, buf, sizeof(buf));
@@ -144,6 +158,7 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	if (s->ratio > 0)
 		snprintf(ratio, sizeof(ratio), "%.2fx", s->ratio);
 	row_note(c, s, note, sizeof(note));
+	mark_modes(s, note, sizeof(note));
 	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
 	snprintf(runs, sizeof(runs), "%zu/%zu", s->verified, c->nruns);
 	if (s->retried || s->outliers)
@@ -240,6 +255,54 @@ static void print_first_touch(FILE *f, const struct first_touch *ft)
 		ft->us_4k, huge);
 }
 
+/* A time for people: "25.9 ms". */
+static void format_ns(double ns, char *out, size_t n)
+{
+	if (ns < 1e6)
+		snprintf(out, n, "%.1f µs", ns / 1e3);
+	else if (ns < 1e10)
+		snprintf(out, n, "%.1f ms", ns / 1e6);
+	else
+		snprintf(out, n, "%.2f s", ns / 1e9);
+}
+
+/* "copy/lines text 16M buf 4K on xfs": which row, in one line. */
+static void case_label(const struct bench_case *c, char *out, size_t n)
+{
+	char size[32], buf[32];
+	size_t len;
+
+	format_size(c->spec.size, size, sizeof(size));
+	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->spec.wl->name, c->spec.variant,
+			       dataset_kind_name(c->spec.ds->kind), size);
+	if (c->spec.buffer && len < n) {
+		format_size(c->spec.buffer, buf, sizeof(buf));
+		len += (size_t)snprintf(out + len, n - len, " buf %s", buf);
+	}
+	if (c->cache == CACHE_COLD && len < n)
+		len += (size_t)snprintf(out + len, n - len, " cold");
+	if (c->env && len < n)
+		snprintf(out + len, n - len, " on %s", c->env->fs_type);
+}
+
+/* Under the table, each case whose runs fell into two modes, with both. */
+static void print_modes(FILE *f, const struct runner *r, const struct case_summary *sums)
+{
+	char label[256], fast[32], slow[32];
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct modes *m = &sums[i].modes;
+
+		if (m->count != 2 || r->cases[i].state != CASE_OK)
+			continue;
+		case_label(&r->cases[i], label, sizeof(label));
+		format_ns(m->fast_median, fast, sizeof(fast));
+		format_ns(m->slow_median, slow, sizeof(slow));
+		fprintf(f, "bench: %s: two modes: %s (%zu runs) and %s (%zu runs); the median depends on which mode has more runs (docs/noise.md)\n",
+			label, fast, m->fast_runs, slow, m->slow_runs);
+	}
+}
+
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
@@ -260,6 +323,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 				print_group(f, r, sums, g, rows, done);
 	}
 	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
+	print_modes(f, r, sums);
 	print_unavailable(f, r);
 out_free:
 	free(rows);

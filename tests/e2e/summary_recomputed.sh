@@ -2,21 +2,27 @@
 # summary_recomputed.sh - every figure of summary.csv and of the JSON export
 # recomputed from runs.csv of a real run by a reader of its own (awk, not
 # the harness's statistics): runs, retried_runs, counted_runs, median_ns,
-# min_ns, max_ns, mean_ns, stddev_ns, cv, mb_per_s, ratio_to_fastest; then
+# min_ns, max_ns, mean_ns, stddev_ns, cv, mb_per_s, ratio_to_fastest, and
+# the two-mode columns by the rule results/README.md states (modes,
+# mode_fast_ns, mode_slow_ns, mode_fast_runs, mode_slow_runs); then
 # the invariants every row must keep: min <= median <= max, a ranked row's
 # ratio >= 1 with exactly one 1.000 per group, and no run using more CPU
 # time than its wall time on all the machine's CPUs.
 #
 # A few runs are marked disturbed by the test hook (COPYBENCH_TEST_DISTURB)
-# so that retried rows are there to be left out on every machine.
+# so that retried rows are there to be left out on every machine, and the
+# test-only throttled strategy sleeps 20 ms in the runs of odd seq
+# (COPYBENCH_THROTTLE_EVERY_OTHER_MS), so that its row may have two modes
+# (the order of a round decides which of its runs those are); a second
+# invocation runs it alone, where they alternate.
 . "$(dirname "$0")/../cli/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 D=$T/d
 R=$T/r
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
-COPYBENCH_TEST_DISTURB=25 run "$BENCH" --workload copy --strategy readwrite,mmap,sendfile,stdio \
-	--size 1M --repeat 5 --syscalls off --dir "$D" --out "$R" --quiet --export-json "$T/e.json"
+COPYBENCH_TEST_DISTURB=25 COPYBENCH_THROTTLE_EVERY_OTHER_MS=20 run "$BENCH" --workload copy \
+	--strategy readwrite,mmap,sendfile,stdio,throttled --size 1M --repeat 8 --syscalls off --dir "$D" --out "$R" --quiet --export-json "$T/e.json"
 expect_eq run_rc "$RC" 0
 
 # csv.awk: split(line) into F[1..NF] honouring RFC 4180 quotes (mawk has no FPAT).
@@ -39,6 +45,35 @@ function csvsplit(line, F,    n, i, c, q, cur) {
 function sortn(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+}
+# median and standard deviation of the sorted a[lo..hi]
+function medof(a, lo, hi,    n) {
+	n = hi - lo + 1
+	return n % 2 ? a[lo + (n - 1) / 2] : (a[lo + n / 2 - 1] + a[lo + n / 2]) / 2
+}
+function sdof(a, lo, hi,    i, m, q) {
+	if (hi <= lo) return 0
+	m = 0; for (i = lo; i <= hi; i++) m += a[i]
+	m /= hi - lo + 1
+	q = 0; for (i = lo; i <= hi; i++) q += (a[i] - m) * (a[i] - m)
+	return sqrt(q / (hi - lo))
+}
+# The two-mode rule (results/README.md) on the sorted a[1..n]: the widest gap
+# leaving max(3, 20 %) runs a side, >= 10 % of the fast side's median and
+# > 3 standard deviations of the wider side. "modes=... mode_fast_ns=..." text.
+function modes(a, n,    need, k, best, gap, sp, s2) {
+	need = 0.2 * n; if (need > int(need) + 1e-9) need = int(need) + 1; else need = int(need)
+	if (need < 3) need = 3
+	best = 0; gap = -1
+	for (k = need; k + need <= n; k++)
+		if (a[k + 1] - a[k] > gap) { gap = a[k + 1] - a[k]; best = k }
+	if (best) {
+		sp = sdof(a, 1, best); s2 = sdof(a, best + 1, n); if (s2 > sp) sp = s2
+		if (gap >= 0.10 * medof(a, 1, best) && gap > 3 * sp)
+			return sprintf("modes=2 mode_fast_ns=%.1f mode_slow_ns=%.1f mode_fast_runs=%d mode_slow_runs=%d", \
+				       medof(a, 1, best), medof(a, best + 1, n), best, n - best)
+	}
+	return "modes=" (n ? 1 : "") " mode_fast_ns= mode_slow_ns= mode_fast_runs= mode_slow_runs="
 }
 EOF
 
@@ -66,9 +101,9 @@ END {
 		mean = sum / n
 		sq = 0; for (i = 1; i <= n; i++) sq += (a[i] - mean) ^ 2
 		sd = n > 1 ? sqrt(sq / (n - 1)) : 0
-		printf "%s runs=%d retried_runs=%d counted_runs=%d median_ns=%.1f min_ns=%.0f max_ns=%.0f mean_ns=%.3f stddev_ns=%.3f cv=%.6f mb_per_s=%.4f\n", \
+		printf "%s runs=%d retried_runs=%d counted_runs=%d median_ns=%.1f min_ns=%.0f max_ns=%.0f mean_ns=%.3f stddev_ns=%.3f cv=%.6f mb_per_s=%.4f %s\n", \
 		       key, runs[key], retried[key], n, med, a[1], a[n], mean, sd, sd / mean, \
-		       size[key] / 1048576 / (med / 1e9)
+		       size[key] / 1048576 / (med / 1e9), modes(a, n)
 	}
 }
 EOF
@@ -84,7 +119,7 @@ FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
 	printf "%s", key
 	for (i = 1; i <= n; i++)
-		if (H[i] ~ /^(runs|retried_runs|counted_runs|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status)$/)
+		if (H[i] ~ /^(runs|retried_runs|counted_runs|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status|modes|mode_fast_ns|mode_slow_ns|mode_fast_runs|mode_slow_runs)$/)
 			printf " %s=%s", H[i], F[i]
 	printf "\n"
 }
@@ -94,7 +129,8 @@ expect_eq cases_alike "$(cut -d' ' -f1 "$T/mine" | sort)" "$(cut -d' ' -f1 "$T/p
 expect_eq retried_rows_present "$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^retried_runs=/) s += substr($i, 14) } END { print (s > 0) }' "$T/mine")" 1
 
 # compare.awk: mine (file 1) against published (file 2), with each figure's
-# printed precision as the tolerance; ratio_to_fastest recomputed from my
+# printed precision as the tolerance (plus my own rounding: a half-way value
+# such as cv 1.537250 is published as 1.5373); ratio_to_fastest recomputed from my
 # medians over the rows of the same class in the same group.
 cat >"$T/compare.awk" <<'EOF'
 function val(line, name,    i, m, p) {
@@ -110,6 +146,10 @@ function group(key,    p) {	# all but strategy and buffer: workload dataset size
 function off(name, got, want, tol) {
 	if (got == "MISSING" || got == "" || (got - want > tol || want - got > tol))
 		printf "%s %s: published %s, recomputed %s\n", key, name, got, want
+}
+function off_or_empty(name, got, want, tol) {	# both empty, or off() by tol
+	if (got == "" && want == "") return
+	off(name, got, want, tol)
 }
 FNR == NR { mine[$1] = $0; next }
 { pub[$1] = $0; order[++n] = $1 }
@@ -131,8 +171,13 @@ END {
 		off("max_ns", val(line, "max_ns"), val(m, "max_ns"), 0)
 		off("mean_ns", val(line, "mean_ns"), val(m, "mean_ns"), 0.5)
 		off("stddev_ns", val(line, "stddev_ns"), val(m, "stddev_ns"), 0.5)
-		off("cv", val(line, "cv"), val(m, "cv"), 0.00005)
-		off("mb_per_s", val(line, "mb_per_s"), val(m, "mb_per_s"), 0.05)
+		off("cv", val(line, "cv"), val(m, "cv"), 0.0000505)
+		off("mb_per_s", val(line, "mb_per_s"), val(m, "mb_per_s"), 0.05005)
+		off("modes", val(line, "modes"), val(m, "modes"), 0)
+		off_or_empty("mode_fast_ns", val(line, "mode_fast_ns"), val(m, "mode_fast_ns"), 0.5)
+		off_or_empty("mode_slow_ns", val(line, "mode_slow_ns"), val(m, "mode_slow_ns"), 0.5)
+		off_or_empty("mode_fast_runs", val(line, "mode_fast_runs"), val(m, "mode_fast_runs"), 0)
+		off_or_empty("mode_slow_runs", val(line, "mode_slow_runs"), val(m, "mode_slow_runs"), 0)
 		cls = val(line, "class")
 		if (cls == "page-cache" || cls == "limit")
 			off("ratio_to_fastest", val(line, "ratio_to_fastest"),
@@ -151,9 +196,22 @@ jq -r '.fs_type as $fs | .cases[] |
 	" runs=\(.runs | length) retried_runs=\(.retried_runs) counted_runs=\(.counted_runs)" +
 	" median_ns=\(.median_ns) min_ns=\(.min_ns) max_ns=\(.max_ns) mean_ns=\(.mean_ns)" +
 	" stddev_ns=\(.stddev_ns) cv=\(.cv) mb_per_s=\(.mb_per_s)" +
-	" ratio_to_fastest=\(.ratio_to_fastest // "") class=\(.class) status=\(.status)"' \
+	" ratio_to_fastest=\(.ratio_to_fastest // "") class=\(.class) status=\(.status)" +
+	" modes=\(.modes // "") mode_fast_ns=\(.mode_fast_ns // "") mode_slow_ns=\(.mode_slow_ns // "")" +
+	" mode_fast_runs=\(.mode_fast_runs // "") mode_slow_runs=\(.mode_slow_runs // "")"' \
 	"$T/e.json" >"$T/json"
 expect_eq json_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/json")" ""
+
+# A second invocation of throttled alone (no limit rows, 50 ms sleeps): its
+# runs alternate (seq 1, 2, ...), so its row has two modes for sure, and the
+# rule is checked on them too.
+COPYBENCH_THROTTLE_EVERY_OTHER_MS=50 run "$BENCH" --workload copy --strategy throttled --size 1M \
+	--repeat 8 --syscalls off --no-limits --dir "$T/d2" --out "$T/r2" --quiet
+expect_eq run2_rc "$RC" 0
+awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r2/runs.csv" >"$T/mine2"
+awk -f "$T/csv.awk" -f "$T/published.awk" "$T/r2/summary.csv" >"$T/published2"
+expect_eq two_modes_recomputed "$(grep -c ' modes=2 ' "$T/mine2")" 1
+expect_eq two_modes_published "$(awk -f "$T/compare.awk" "$T/mine2" "$T/published2")" ""
 
 # Invariants of every row.
 cat >"$T/invariants.awk" <<'EOF'
