@@ -109,7 +109,7 @@ static const struct workload_variant limit_variants[] = {
 	[ROW_MEMCPY_MT] = { "memcpy-mt", "one thread per CPU, memcpy between hot buffers",
 			    VARIANT_MULTI_CPU, LIMIT_MEMCPY_MT },
 	[ROW_DEVICE] = { "device-read", "cold sequential read(2) of the source with readahead",
-			 VARIANT_COLD_ONLY | VARIANT_CONCURRENT, LIMIT_DEVICE },
+			 VARIANT_COLD_ONLY, LIMIT_DEVICE },
 	[ROW_DEVICE_DIRECT] = { "device-direct", "cold sequential O_DIRECT read of the source, 1 MiB requests",
 				VARIANT_COLD_ONLY, LIMIT_DEVICE_DIRECT },
 	[ROW_DEVICE_MT] = { "device-read-mt",

@@ -28,6 +28,11 @@ expect_eq rc "$RC" 0
 [ -f "$T/res/runs.csv" ] || { fail "no runs.csv: $(cat "$T/.err")"; finish; }
 want=$((cpus > 4 ? cpus : 4))
 expect_eq default_concurrency "$(rows_of "$T/res")" "4 runs, threads $want, 4 verified, 4 cold"
+# the one-stream device rows and the memory rows keep threads 0
+others=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["workload"] == "limit" && $col["strategy"] != "device-read-mt" && $col["threads"] != 0 {
+		print $col["strategy"] " threads " $col["threads"] }' "$T/res/runs.csv" | sort -u | tr '\n' ' ')
+expect_eq one_stream_rows_threads_0 "$others" ""
 
 # every ok cold copy's limit row is the fastest cold device row of its dataset
 best=$(awk -F, '
