@@ -263,16 +263,18 @@ static unsigned plan_concurrency(const struct bench_opts *o)
 
 	for (size_t i = 0; i < strategy_count; i++) {
 		const struct copy_strategy *s = strategy_table[i];
-		unsigned n = 0;
+		unsigned t = 0, q = 0;
 
 		if (s->flags & STRATEGY_TEST_ONLY)
 			continue;
 		if (s->flags & STRATEGY_THREADS)
-			n = o->threads ? o->threads : cpus > 0 ? (unsigned)cpus : 1;
-		else if (s->flags & STRATEGY_QUEUE_DEPTH)
-			n = o->queue_depth ? o->queue_depth : s->default_queue_depth;
-		if (n > most)
-			most = n;
+			t = o->threads ? o->threads : cpus > 0 ? (unsigned)cpus : 1;
+		if (s->flags & STRATEGY_QUEUE_DEPTH)
+			q = o->queue_depth ? o->queue_depth : s->default_queue_depth;
+		if (t > most)
+			most = t;
+		if (q > most)
+			most = q;
 	}
 	return most < VARIANT_MAX_STREAMS ? most : VARIANT_MAX_STREAMS;
 }
