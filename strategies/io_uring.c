@@ -105,13 +105,13 @@
 #include <string.h>
 
 #define URING_DEFAULT_BLOCK	(1u << 20)
+#define URING_DEFAULT_DEPTH	4u
 
 #ifdef HAVE_LIBURING
 #include <liburing.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
-#define URING_DEFAULT_DEPTH	4u
 #define URING_MAX_BLOCK		(1u << 30)
 #define URING_SETUP_FAST	(IORING_SETUP_SINGLE_ISSUER | \
 				 IORING_SETUP_COOP_TASKRUN | \
@@ -457,6 +457,7 @@ const struct copy_strategy strategy_io_uring = {
 	.syscalls = "io_uring_setup,io_uring_register,io_uring_enter,mmap,munmap,close",
 	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_MULTI_CPU | STRATEGY_QUEUE_DEPTH,
 	.default_buffer = URING_DEFAULT_BLOCK,
+	.default_queue_depth = URING_DEFAULT_DEPTH,
 	.probe = uring_probe,
 	.copy = uring_copy,
 };

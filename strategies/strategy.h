@@ -104,6 +104,10 @@ struct copy_strategy {
 	/* Buffer used when the user names none (STRATEGY_BUFFERED only);
 	 * 0 means STRATEGY_DEFAULT_BUFFER. */
 	size_t default_buffer;
+	/* Requests kept in flight when job->queue_depth is 0
+	 * (STRATEGY_QUEUE_DEPTH only): the harness's concurrent device row
+	 * reads with as many. */
+	unsigned default_queue_depth;
 	/*
 	 * Can this strategy run here, on files in `dir`? Return 0 if yes;
 	 * otherwise write a short human reason (no trailing period) into

@@ -28,10 +28,20 @@
  *                to read with, and nothing else in the clock;
  *   device-direct  a cold sequential O_DIRECT read of the source in 1 MiB
  *                requests: what the device gives without the page
- *                cache, the bound of the `direct` strategy.
+ *                cache, the bound of the `direct` strategy;
+ *   device-read-mt  device-read with several requests in flight: as many
+ *                threads as the most concurrent strategy keeps requests in
+ *                flight (parallel's threads, io_uring's queue depth, as this
+ *                invocation runs them: the harness counts them and records
+ *                the number in the case's `threads`), each reading its own
+ *                page-aligned slice of the source through a descriptor of
+ *                its own (its own readahead) in 1 MiB pread(2)s. The two rows
+ *                above keep one request in flight; a copy that keeps several
+ *                can read faster than they do.
  * The device rows are planned per dataset and size (a sparse file reads
- * holes), the memory rows per size; the report divides a cold copy by the
- * faster device row and names it.
+ * holes), the memory rows per size; the report divides a cold page-cache
+ * copy by the fastest of device-read, device-read-mt and device-direct,
+ * and names it.
  *
  * The memory rows copy between buffers of at most four times the last-level
  * cache (LIMIT_CACHE_MULT; between LIMIT_BUFFER_MIN and LIMIT_BUFFER_MAX,
@@ -89,7 +99,7 @@
 #define LIMIT_SRC_BYTE 0x5a
 #define LIMIT_DST_BYTE 0xa5
 
-enum limit_row { ROW_MEMCPY, ROW_MOVSB, ROW_MEMCPY_MT, ROW_DEVICE, ROW_DEVICE_DIRECT };
+enum limit_row { ROW_MEMCPY, ROW_MOVSB, ROW_MEMCPY_MT, ROW_DEVICE, ROW_DEVICE_DIRECT, ROW_DEVICE_MT };
 
 static const struct workload_variant limit_variants[] = {
 	[ROW_MEMCPY] = { "memcpy", "one thread, memcpy between hot buffers", VARIANT_REFERENCE,
@@ -102,6 +112,9 @@ static const struct workload_variant limit_variants[] = {
 			 VARIANT_COLD_ONLY, LIMIT_DEVICE },
 	[ROW_DEVICE_DIRECT] = { "device-direct", "cold sequential O_DIRECT read of the source, 1 MiB requests",
 				VARIANT_COLD_ONLY, LIMIT_DEVICE_DIRECT },
+	[ROW_DEVICE_MT] = { "device-read-mt",
+			    "cold pread(2)s of the source by as many threads as the most concurrent strategy keeps requests in flight, each its own slice",
+			    VARIANT_COLD_ONLY | VARIANT_CONCURRENT, LIMIT_DEVICE },
 	{ 0 },
 };
 
@@ -118,6 +131,18 @@ struct limit_state;
 
 struct memcpy_slice {
 	size_t off, len;	/* of the buffer */
+	struct limit_state *st;
+};
+
+/* device-read-mt: one thread's slice of the source, its descriptor and buffer. */
+struct device_stream {
+	uint64_t off, len;	/* of the file; the last stream reads on to its end */
+	bool last;
+	int fd;
+	char *buf;		/* DEVICE_READ_BLOCK, faulted before the clock */
+	uint64_t moved;
+	int err;
+	pthread_t tid;
 	struct limit_state *st;
 };
 
@@ -139,6 +164,11 @@ struct limit_state {
 	atomic_uint go;		/* 1: copy (or stop) now */
 	atomic_uint finished;	/* workers done */
 	atomic_bool stop;
+	/* device-read-mt: stream 0 is the caller's; the others' threads are
+	 * joined inside the clock (joined), or by teardown */
+	struct device_stream *streams;
+	unsigned nstreams;
+	bool joined;
 };
 
 /* The memory rows' source, made by prepare() in the parent (see above). */
@@ -174,7 +204,7 @@ static enum limit_row limit_row_of(const struct case_spec *c)
 
 static bool is_device_row(enum limit_row row)
 {
-	return row == ROW_DEVICE || row == ROW_DEVICE_DIRECT;
+	return row == ROW_DEVICE || row == ROW_DEVICE_DIRECT || row == ROW_DEVICE_MT;
 }
 
 /*
@@ -448,21 +478,27 @@ static int memory_setup(struct run_ctx *ctx, struct limit_state *st)
 
 /* ---- device rows ---------------------------------------------------------- */
 
+/* A descriptor of the source for one stream of reads, and its buffer,
+ * faulted in here, not by the first read(2) inside the clock. */
+static int device_open(const char *path, enum limit_row row, int *fd, char **buf)
+{
+	int flags = O_RDONLY | O_CLOEXEC | (row == ROW_DEVICE_DIRECT ? O_DIRECT : 0);
+
+	*fd = open(path, flags);
+	if (*fd < 0)
+		return -errno;
+	if (row != ROW_DEVICE_DIRECT)
+		posix_fadvise(*fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	*buf = alloc_page_aligned(DEVICE_READ_BLOCK);
+	if (!*buf)
+		return -ENOMEM;
+	memset(*buf, 0, DEVICE_READ_BLOCK);
+	return 0;
+}
+
 static int device_setup(struct run_ctx *ctx, struct limit_state *st)
 {
-	int flags = O_RDONLY | O_CLOEXEC | (st->row == ROW_DEVICE_DIRECT ? O_DIRECT : 0);
-
-	ctx->src_fd = open(ctx->src, flags);
-	if (ctx->src_fd < 0)
-		return -errno;
-	if (st->row == ROW_DEVICE)
-		posix_fadvise(ctx->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	st->src = alloc_page_aligned(DEVICE_READ_BLOCK);
-	if (!st->src)
-		return -ENOMEM;
-	/* faulted in here, not by the first read(2) inside the clock */
-	memset(st->src, 0, DEVICE_READ_BLOCK);
-	return 0;
+	return device_open(ctx->src, st->row, &ctx->src_fd, &st->src);
 }
 
 /* Timed: the whole source, DEVICE_READ_BLOCK at a time, nothing else. */
@@ -481,6 +517,132 @@ static int device_read(struct run_ctx *ctx, struct limit_state *st)
 	}
 }
 
+/* One stream's slice, DEVICE_READ_BLOCK at a time; the last stream reads
+ * on to the end of the file, so a source longer than its size shows. */
+static int device_stream_read(struct device_stream *s)
+{
+	uint64_t pos = s->off, end = s->off + s->len;
+
+	for (;;) {
+		size_t want = DEVICE_READ_BLOCK;
+		ssize_t n;
+
+		if (!s->last && pos >= end)
+			return 0;
+		if (!s->last && end - pos < want)
+			want = (size_t)(end - pos);
+		n = pread(s->fd, s->buf, want, (off_t)pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;	/* a short source: moved says so */
+		pos += (uint64_t)n;
+		s->moved += (uint64_t)n;
+	}
+}
+
+/* A stream's thread: says it is ready, spins until released, reads. */
+static void *device_worker(void *arg)
+{
+	struct device_stream *s = arg;
+	struct limit_state *st = s->st;
+
+	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
+	spin_until(&st->go, 1);
+	if (!atomic_load(&st->stop))
+		s->err = device_stream_read(s);
+	return NULL;
+}
+
+/*
+ * device-read-mt: c->threads streams (the harness's count of the requests
+ * the most concurrent strategy keeps in flight), each reading a page-aligned
+ * slice of the source through a descriptor of its own (its own readahead,
+ * POSIX_FADV_SEQUENTIAL) into its own buffer; the threads are started and
+ * spinning before the clock, as memcpy-mt's are.
+ */
+static int device_mt_setup(struct run_ctx *ctx, struct limit_state *st)
+{
+	unsigned n = ctx->c->threads ? ctx->c->threads : 1;
+	uint64_t per = ((st->total + n - 1) / n + 4095) & ~(uint64_t)4095, off = 0;
+
+	if (n > VARIANT_MAX_STREAMS)
+		n = VARIANT_MAX_STREAMS;
+	st->streams = calloc(n, sizeof(*st->streams));
+	if (!st->streams)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		st->streams[i].fd = -1;
+	st->nstreams = n;
+	for (unsigned i = 0; i < n; i++, off += per) {
+		struct device_stream *s = &st->streams[i];
+		uint64_t at = off < st->total ? off : st->total;
+		int err;
+
+		s->off = at;
+		s->len = st->total - at < per ? st->total - at : per;
+		s->last = i == n - 1;
+		s->st = st;
+		err = device_open(ctx->src, st->row, &s->fd, &s->buf);
+		if (err)
+			return err;	/* teardown closes what was opened */
+	}
+	for (unsigned i = 1; i < n; i++) {
+		if (pthread_create(&st->streams[i].tid, NULL, device_worker, &st->streams[i]))
+			return -EAGAIN;	/* teardown stops those started */
+		st->started++;
+	}
+	spin_until(&st->ready, st->started);
+	return 0;
+}
+
+/* Joins the stream threads started (a worker never released is released
+ * with stop set first). */
+static void device_mt_join(struct limit_state *st)
+{
+	if (st->joined)
+		return;
+	if (!atomic_load(&st->go)) {
+		atomic_store(&st->stop, true);
+		atomic_store_explicit(&st->go, 1, memory_order_release);
+	}
+	for (unsigned i = 1; i <= st->started; i++)
+		pthread_join(st->streams[i].tid, NULL);
+	st->joined = true;
+}
+
+/* Timed: release the streams, read slice 0, join the others (they sleep in
+ * their reads: spinning here would take a CPU from them). */
+static int device_mt_run(struct limit_state *st)
+{
+	int err;
+
+	atomic_store_explicit(&st->go, 1, memory_order_release);
+	err = device_stream_read(&st->streams[0]);
+	device_mt_join(st);
+	for (unsigned i = 0; i < st->nstreams; i++) {
+		st->moved += st->streams[i].moved;
+		if (!err)
+			err = st->streams[i].err;
+	}
+	return err;
+}
+
+static void device_mt_teardown(struct limit_state *st)
+{
+	if (!st->streams)
+		return;
+	device_mt_join(st);
+	for (unsigned i = 0; i < st->nstreams; i++) {
+		free(st->streams[i].buf);
+		if (st->streams[i].fd >= 0)
+			close(st->streams[i].fd);
+	}
+	free(st->streams);
+}
+
 /* ---- the workload ---------------------------------------------------------- */
 
 static int limit_setup(struct run_ctx *ctx)
@@ -493,6 +655,8 @@ static int limit_setup(struct run_ctx *ctx)
 	st->row = limit_row_of(ctx->c);
 	st->total = ctx->c->size;
 	st->own_src.map = st->dst_buf.map = MAP_FAILED;
+	if (st->row == ROW_DEVICE_MT)
+		return device_mt_setup(ctx, st);
 	if (is_device_row(st->row))
 		return device_setup(ctx, st);
 	return memory_setup(ctx, st);
@@ -509,6 +673,8 @@ static int limit_run(struct run_ctx *ctx)
 		return 0;
 	case ROW_MEMCPY_MT:
 		return memcpy_mt_run(st);
+	case ROW_DEVICE_MT:
+		return device_mt_run(st);
 	default:
 		return device_read(ctx, st);
 	}
@@ -530,6 +696,7 @@ static void limit_teardown(struct run_ctx *ctx)
 	if (!st)
 		return;
 	if (is_device_row(st->row)) {
+		device_mt_teardown(st);
 		if (st->moved == ctx->c->expect_size)
 			leave_marker(ctx->dst);
 		free(st->src);
@@ -557,7 +724,7 @@ static int limit_verify(const struct case_spec *c, const char *dst, char *why, s
 
 const struct workload workload_limit = {
 	.name = "limit",
-	.description = "machine limits: hot memcpy (1 thread, all CPUs) and cold device reads (readahead, O_DIRECT)",
+	.description = "machine limits: hot memcpy (1 thread, all CPUs) and cold device reads (readahead, concurrent, O_DIRECT)",
 	.flags = WORKLOAD_LIMITS | WORKLOAD_UNCOUNTED,
 	.default_dataset = DATASET_RANDOM,
 	.own_variants = limit_variants,

@@ -130,7 +130,14 @@ enum variant_flags {
 	VARIANT_REFERENCE = 1u << 2,
 	VARIANT_THREADS = 1u << 3,	/* takes --threads */
 	VARIANT_QUEUE_DEPTH = 1u << 4,	/* takes --queue-depth */
+	/* Keeps as many requests in flight as the most concurrent strategy
+	 * (its threads or queue depth, as this invocation runs it): the
+	 * harness puts that number in case_spec.threads, at most
+	 * VARIANT_MAX_STREAMS. */
+	VARIANT_CONCURRENT = 1u << 5,
 };
+
+#define VARIANT_MAX_STREAMS 256
 
 /* A variant a workload brings itself (the limit rows). */
 struct workload_variant {

@@ -194,7 +194,7 @@ static void get_file_size(const struct col_row *x, struct col_value *v)
 
 static const struct column id_cols[COL_NIDS] = {
 	[CID_WORKLOAD] = { "workload", COL_STR, 0, false, ROLE_ID, "", "`copy`, `split`, `transform`, `tree`, or `limit` for the machine-limit rows", .get = get_workload },
-	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split, tree), tree method (tree) or channel (transform), or the name of a `--command`; for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-direct`", SPEC(variant) },
+	[CID_STRATEGY] = { "strategy", COL_STR, 0, false, ROLE_ID, "", "the copy strategy (copy, split, tree), tree method (tree) or channel (transform), or the name of a `--command`; for `limit`: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt`, `device-direct`", SPEC(variant) },
 	[CID_DATASET] = { "dataset", COL_STR, 0, false, ROLE_ID, "", "`random`, `text`, `zero`, `sparse`; `tree` for a generated tree; `file` and `dir` for the user's file or folder of `--source` (its path is in meta.json)", .get = get_dataset },
 	[CID_SIZE] = { "size_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "source size", SPEC(size) },
 	[CID_BUFFER] = { "buffer_bytes", COL_U64, 0, false, ROLE_ID, "bytes", "buffer size the strategy was given (0 when it takes none)", SPEC(buffer) },
@@ -202,7 +202,7 @@ static const struct column id_cols[COL_NIDS] = {
 	[CID_BATCH] = { "batch_lines", COL_U64, 0, false, ROLE_ID, "lines", "transform: lines per send (1 = per line, 0 = buffer-sized batches); 0 elsewhere", SPEC(batch_lines) },
 	[CID_PART] = { "part_size", COL_U64, 0, false, ROLE_ID, "bytes", "split: the part size; 0 elsewhere", SPEC(part_size) },
 	[CID_FSYNC] = { "fsync", COL_U64, 0, false, ROLE_ID, "", "1 when fdatasync of the output is inside the timed region", SPEC(fsync) },
-	[CID_THREADS] = { "threads", COL_U64, 0, false, ROLE_ID, "", "`--threads` of a strategy that takes it (parallel; 0 = one per online CPU); 0 for the others", SPEC(threads) },
+	[CID_THREADS] = { "threads", COL_U64, 0, false, ROLE_ID, "", "`--threads` of a strategy that takes it (parallel; 0 = one per online CPU); for `device-read-mt` its reading threads: the most requests any strategy keeps in flight (see Ranking and limits); 0 for the others", SPEC(threads) },
 	[CID_QUEUE_DEPTH] = { "queue_depth", COL_U64, 0, false, ROLE_ID, "", "`--queue-depth` of a strategy that takes it (io_uring; 0 = its default); 0 for the others", SPEC(queue_depth) },
 	[CID_FILES] = { "files", COL_U64, 0, false, ROLE_ID, "", "tree: regular files in the source tree (`--files`); 0 for the other workloads", SPEC(files) },
 	[CID_FILE_SIZE] = { "file_size", COL_STR, 0, false, ROLE_ID, "bytes", "tree: each file's size (`--size`), or `src` for the source-tree mix; 0 for the other workloads (`size_bytes` of a tree is all its files' bytes)", .get = get_file_size },
@@ -232,7 +232,7 @@ static const struct column summary_cols[] = {
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time inside the clock (runs.csv)", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time inside the clock (runs.csv)", SUM(sys_ns) },
 	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },
-	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read` or `device-direct`", .get = get_limit_row },
+	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },

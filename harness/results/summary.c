@@ -7,7 +7,9 @@
  * while rows that do other work (device I/O, clones) are shown but never
  * ranked against it. Each row is divided by the limit row that bounds it:
  * warm single-CPU copies by `memcpy`, warm multi-CPU copies by `memcpy-mt`,
- * cold copies by the faster device read of the same dataset and size.
+ * cold copies by the fastest device read of the same dataset and size (one
+ * stream with readahead, as many streams as the most concurrent strategy
+ * keeps requests in flight, or O_DIRECT).
  */
 #include "summary.h"
 #include "channel.h"
@@ -79,8 +81,8 @@ static enum limit_kind limit_row_kind(const struct bench_case *c)
 	return v ? v->bounds : LIMIT_NONE;
 }
 
-/* Which kind of limit row bounds case c (cold page-cache copies: either
- * device row, whichever read faster). */
+/* Which kind of limit row bounds case c (cold page-cache copies: any
+ * device row, whichever read fastest). */
 static enum limit_kind bound_of(const struct bench_case *c)
 {
 	unsigned sflags = c->spec.strategy ? c->spec.strategy->flags : 0;
@@ -98,8 +100,9 @@ static enum limit_kind bound_of(const struct bench_case *c)
 
 /* Can a limit row of kind `row` bound a case that wants `want`? Several
  * rows measure one bound in different ways (the device with and without
- * readahead; one CPU with memcpy and with rep movsb, and the all-CPU bound
- * is at least the one-CPU one): the fastest of them is the bound. */
+ * readahead, with one request in flight or several; one CPU with memcpy
+ * and with rep movsb, and the all-CPU bound is at least the one-CPU one):
+ * the fastest of them is the bound. */
 static bool limit_fits(enum limit_kind row, enum limit_kind want)
 {
 	return row == want || (want == LIMIT_DEVICE && row == LIMIT_DEVICE_DIRECT) ||

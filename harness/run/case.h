@@ -23,7 +23,8 @@ struct run_result {
 	uint64_t user_ns;
 	uint64_t sys_ns;
 	long max_rss_kb;
-	long minflt, majflt, nvcsw, nivcsw;
+	long minflt, majflt, nvcsw, nivcsw;	/* inside the clock */
+	long child_minflt;	/* the child's whole life */
 	double resident_pct;	/* source residency just before the run */
 	uint64_t dirty_kb;	/* dirty pages of the machine just before */
 	uint64_t writeback_kb;	/* pages under writeback just before */

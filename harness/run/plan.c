@@ -249,6 +249,36 @@ static bool planned_before(const struct runner *r, size_t i, bool match_kind)
 	return false;
 }
 
+/*
+ * The requests the most concurrent strategy keeps in flight as this
+ * invocation runs it: threads (--threads, else one per online CPU) or a
+ * queue depth (--queue-depth, else the strategy's default), over every
+ * strategy, planned or not, so that the row is the same whichever are
+ * selected. A VARIANT_CONCURRENT limit row reads with as many.
+ */
+static unsigned plan_concurrency(const struct bench_opts *o)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned most = 1;
+
+	for (size_t i = 0; i < strategy_count; i++) {
+		const struct copy_strategy *s = strategy_table[i];
+		unsigned t = 0, q = 0;
+
+		if (s->flags & STRATEGY_TEST_ONLY)
+			continue;
+		if (s->flags & STRATEGY_THREADS)
+			t = o->threads ? o->threads : cpus > 0 ? (unsigned)cpus : 1;
+		if (s->flags & STRATEGY_QUEUE_DEPTH)
+			q = o->queue_depth ? o->queue_depth : s->default_queue_depth;
+		if (t > most)
+			most = t;
+		if (q > most)
+			most = q;
+	}
+	return most < VARIANT_MAX_STREAMS ? most : VARIANT_MAX_STREAMS;
+}
+
 /* One limit row of variant v like case `like` (its dataset and size). */
 static int plan_limit_case(struct runner *r, size_t *cap, const struct workload *wl,
 			   const struct workload_variant *v, size_t like)
@@ -258,7 +288,8 @@ static int plan_limit_case(struct runner *r, size_t *cap, const struct workload 
 	struct dataset tmp = { .kind = r->cases[like].spec.ds->kind };
 	struct bench_case proto = {
 		.spec = { .wl = wl, .variant = v->name, .ds = &tmp,
-			  .size = r->cases[like].spec.size },
+			  .size = r->cases[like].spec.size,
+			  .threads = v->flags & VARIANT_CONCURRENT ? plan_concurrency(r->o) : 0 },
 		.state = CASE_PENDING,
 	};
 

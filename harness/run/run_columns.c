@@ -73,6 +73,7 @@ const struct column run_columns[] = {
 	{ "max_rss_kb", COL_I64, 0, false, ROLE_MEASURE, "KiB", "largest resident set of the run's child process over its whole life (setup included)", RUN(max_rss_kb) },
 	{ "minflt", COL_I64, 0, false, ROLE_MEASURE, "", "minor page faults of the run's child inside the clock", RUN(minflt) },
 	{ "majflt", COL_I64, 0, false, ROLE_MEASURE, "", "major page faults of the run's child inside the clock", RUN(majflt) },
+	{ "child_minflt", COL_I64, 0, false, ROLE_MEASURE, "", "minor page faults of the run's child over its whole life (setup and teardown included, its own children too): what the harness's work around the clock faulted in", RUN(child_minflt) },
 	{ "nvcsw", COL_I64, 0, false, ROLE_MEASURE, "", "voluntary context switches of the run's child inside the clock", RUN(nvcsw) },
 	{ "nivcsw", COL_I64, 0, false, ROLE_MEASURE, "", "involuntary context switches of the run's child inside the clock", RUN(nivcsw) },
 	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },

@@ -112,6 +112,7 @@ static void fill_result(struct run_result *res, const struct child_result *ch)
 	res->max_rss_kb = ch->ru.ru_maxrss;
 	res->minflt = ch->ru_timed.ru_minflt;
 	res->majflt = ch->ru_timed.ru_majflt;
+	res->child_minflt = ch->ru.ru_minflt;
 	res->nvcsw = ch->ru_timed.ru_nvcsw;
 	res->nivcsw = ch->ru_timed.ru_nivcsw;
 	res->facts = ch->facts;
