@@ -14,7 +14,8 @@
 
 /*
  * What a user can name without writing a template. The tar pipe makes the
- * output folder itself (tar x needs one) and copies a tree only; dd copies
+ * output folder itself (tar x needs one), fails when either side does
+ * (pipefail: bash, which Debian always has) and copies a tree only; dd copies
  * a file only. docs/commands.md says what each measures.
  */
 const struct bench_command command_defaults[] = {
@@ -28,7 +29,7 @@ const struct bench_command command_defaults[] = {
 	{ "rsync", "rsync --inplace {src} {dst}", "rsync -a {src}/ {dst}",
 	  "rsync --inplace for a file, rsync -a for a tree" },
 	{ "tar", NULL,
-	  "sh -c 'mkdir -- \"$2\" && tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -' tar {src} {dst}",
+	  "bash -c 'set -o pipefail && mkdir -- \"$2\" && tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -' tar {src} {dst}",
 	  "a tar c | tar x pipe (trees only)" },
 };
 const size_t command_default_count = sizeof(command_defaults) / sizeof(command_defaults[0]);
