@@ -396,6 +396,50 @@ static void test_compare_clone_note(const char *tmp)
 	CHECK(file_contains(dat, "# no bar: environment line, strategy column, why\n0 0 \"cloned\"\n"));
 }
 
+/* bench --fs ext4,DIR with DIR on the machine's own ext4: two filesystems of
+ * one type in one folder. They are two environments, not one pooled: the
+ * compare chart has a group for each, labelled by how bench got it (the
+ * title names what they share). */
+static void test_compare_loop_and_named(const char *tmp)
+{
+	static const char *const opts[] = {
+		"\"mkfs.ext4 -b 4096; 1164M sparse file on a loop device, direct I/O\"",
+		"\"not made by bench; a mounted filesystem named by its path\"",
+	};
+	char dir[512], out[512], dat[1024];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/20250105T000000Z-fs", tmp);
+	snprintf(out, sizeof(out), "%s/fs.out", tmp);
+	CHECK(mkdir(dir, 0755) == 0);
+	f = open_summary(dir, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,"
+			      "min_ns,max_ns,mb_per_s,class,status,host,kernel,fs_type,cpu_model,"
+			      "fs_options\n");
+	if (!f)
+		return;
+	for (int k = 0; k < 2; k++)
+		fprintf(f, "copy,readwrite,random,67108864,0,warm,5,%d,%d,%d,%.1f,page-cache,ok,"
+			"testhost,6.1.0-test,ext4,cpu,%s\n", k ? 20000000 : 40000000,
+			k ? 19000000 : 38000000, k ? 24000000 : 48000000, k ? 3200.0 : 1600.0,
+			opts[k]);
+	fclose(f);
+	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	check_chart(dir, "compare");
+	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
+	/* ext4 is shared: the title says it; the groups say how bench got each */
+	CHECK(file_contains(dat, "\n\"loop device\" 1600.000 "));
+	CHECK(file_contains(dat, "\n\"named path\" 3200.000 "));
+	CHECK(file_contains(dat, "Linux 6.1.0-test, ext4, cpu"));
+	if (!file_contains(dat, "\n\"named path\" 3200.000 ")) {
+		char cmd[2200];
+
+		snprintf(cmd, sizeof(cmd), "cat '%s' '%s' >&2", dat, out);
+		if (system(cmd) != 0)
+			fprintf(stderr, "%s: cannot show it\n", dat);
+	}
+}
+
 static void test_full_folder(const char *tmp)
 {
 	char dir[512], out[512];
@@ -484,6 +528,7 @@ int main(void)
 	test_one_size(tmp);
 	test_limits_and_clones(tmp);
 	test_compare_clone_note(tmp);
+	test_compare_loop_and_named(tmp);
 	test_latest_folder(tmp);
 	test_cleanup_dir();
 	return test_report("plot_charts_from_results");

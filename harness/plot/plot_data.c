@@ -176,9 +176,27 @@ static const char *const plot_env_columns[PLOT_NENV_FIELDS] = {
 	[PLOT_CPU] = "cpu_model",
 };
 
-/* The environment of a row of input k (its cells f), added when new. */
-static int plot_env_of(struct plot_ctx *ctx, size_t k, const char *const *f, size_t *out)
+/*
+ * How bench came to measure a filesystem, from fs_options: one it made on a
+ * loop device, or one named by its path (bench --fs ext4,DIR). Two of one
+ * type are two environments (a loop ext4 is not the machine's own ext4),
+ * told apart by this in their labels; "" for anything else.
+ */
+static const char *plot_fs_origin(const char *fs_options)
 {
+	if (strstr(fs_options, "not made by bench"))
+		return "named path";
+	if (strstr(fs_options, "loop device"))
+		return "loop device";
+	return "";
+}
+
+/* The environment of a row of input k (its cells f and fs_options),
+ * added when new. */
+static int plot_env_of(struct plot_ctx *ctx, size_t k, const char *const *f,
+		       const char *fs_options, size_t *out)
+{
+	const char *origin = plot_fs_origin(fs_options);
 	struct plot_env *e;
 
 	for (size_t i = 0; i < ctx->nenvs; i++) {
@@ -186,7 +204,8 @@ static int plot_env_of(struct plot_ctx *ctx, size_t k, const char *const *f, siz
 
 		while (j < PLOT_NENV_FIELDS && strcmp(ctx->envs[i].field[j], f[j]) == 0)
 			j++;
-		if (ctx->envs[i].input == k && j == PLOT_NENV_FIELDS) {
+		if (ctx->envs[i].input == k && j == PLOT_NENV_FIELDS &&
+		    strcmp(ctx->envs[i].origin, origin) == 0) {
 			*out = i;
 			return 0;
 		}
@@ -198,6 +217,7 @@ static int plot_env_of(struct plot_ctx *ctx, size_t k, const char *const *f, siz
 	}
 	e = &ctx->envs[ctx->nenvs];
 	e->input = k;
+	e->origin = origin;
 	for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
 		e->field[j] = f[j];
 	*out = ctx->nenvs++;
@@ -231,21 +251,39 @@ static void plot_env_label(struct plot_env *e, unsigned mask)
 	}
 }
 
+/* Marks in alike[] the environments whose labels another one shares. */
+static void plot_env_alike(const struct plot_ctx *ctx, bool *alike)
+{
+	for (size_t i = 0; i < ctx->nenvs; i++) {
+		alike[i] = false;
+		for (size_t j = 0; j < ctx->nenvs; j++)
+			alike[i] |= i != j && !strcmp(ctx->envs[i].label, ctx->envs[j].label);
+	}
+}
+
 /*
- * Each environment's label: the fields that differ between them; the
- * results folder's name too where that leaves two alike (two runs of one
- * machine and filesystem).
+ * Each environment's label: the fields that differ between them; how bench
+ * got the filesystem where that leaves two alike (a loop ext4 beside the
+ * machine's own), then the results folder's name (two runs of one machine
+ * and filesystem).
  */
 static void plot_env_labels(struct plot_ctx *ctx)
 {
 	unsigned mask = plot_env_differs(ctx);
-	bool alike[PLOT_MAX_ENVS] = { false };
+	bool alike[PLOT_MAX_ENVS];
 
 	for (size_t i = 0; i < ctx->nenvs; i++)
 		plot_env_label(&ctx->envs[i], mask);
-	for (size_t i = 0; i < ctx->nenvs; i++)
-		for (size_t j = 0; j < ctx->nenvs; j++)
-			alike[i] |= i != j && !strcmp(ctx->envs[i].label, ctx->envs[j].label);
+	plot_env_alike(ctx, alike);
+	for (size_t i = 0; i < ctx->nenvs; i++) {
+		struct plot_env *e = &ctx->envs[i];
+		size_t len = strlen(e->label);
+
+		if (alike[i] && e->origin[0])
+			snprintf(e->label + len, sizeof(e->label) - len, "%s%s", len ? ", " : "",
+				 e->origin);
+	}
+	plot_env_alike(ctx, alike);
 	for (size_t i = 0; i < ctx->nenvs; i++) {
 		struct plot_env *e = &ctx->envs[i];
 		const char *base = strrchr(ctx->inputs[e->input], '/');
@@ -289,13 +327,14 @@ static int plot_add_rows(struct plot_ctx *ctx, size_t k, const char *path)
 {
 	const struct csv_table *t = &ctx->sums[k];
 	struct plot_row *rows;
-	int col[PLOT_NFIELDS], envc[PLOT_NENV_FIELDS];
+	int col[PLOT_NFIELDS], envc[PLOT_NENV_FIELDS], optc;
 	int err = plot_columns(t, path, col);
 
 	if (err)
 		return err;
 	for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
 		envc[j] = columns_csv_col(t, COLFILE_SUMMARY, plot_env_columns[j]);
+	optc = columns_csv_col(t, COLFILE_SUMMARY, "fs_options");
 	rows = realloc(ctx->rows, (ctx->nall + t->nrows + 1) * sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
@@ -308,7 +347,7 @@ static int plot_add_rows(struct plot_ctx *ctx, size_t k, const char *path)
 		plot_fill_row(r, t, i, col);
 		for (size_t j = 0; j < PLOT_NENV_FIELDS; j++)
 			f[j] = envc[j] < 0 ? "" : csv_cell(t, i, (size_t)envc[j]);
-		err = plot_env_of(ctx, k, f, &r->env);
+		err = plot_env_of(ctx, k, f, optc < 0 ? "" : csv_cell(t, i, (size_t)optc), &r->env);
 		if (err)
 			return err;
 		ctx->nall++;

@@ -67,6 +67,7 @@ enum { PLOT_HOST, PLOT_KERNEL, PLOT_FS, PLOT_CPU, PLOT_NENV_FIELDS };
 struct plot_env {
 	size_t input;				/* index in plot_ctx.inputs */
 	const char *field[PLOT_NENV_FIELDS];	/* "" when the column is absent */
+	const char *origin;	/* how bench got the filesystem: plot_fs_origin() */
 	char label[192];	/* what tells it from the others (compare) */
 };
 
