@@ -15,7 +15,8 @@ row() { awk -v s="$1" '$1 == s' "$T/.out"; }
 
 run "$BENCH" "${common[@]}" --out "$T/ok" --command tar
 expect_eq tar_rc "$RC" 0
-row tar | grep -q ' 2/2 ' && pass || fail "tar row not verified: $(cat "$T/.out" "$T/.err")"
+# every run verified (a run the machine disturbed is rerun: 3/3 as well as 2/2)
+row tar | grep -Eq ' ([2-9])/\1 ' && pass || fail "tar row not verified: $(cat "$T/.out" "$T/.err")"
 
 mkdir -p "$T/bin"
 printf '#!/bin/sh\ncase " $* " in\n*" -cf "*) "%s" "$@"; exit 1 ;;\n*) exec "%s" "$@" ;;\nesac\n' \
