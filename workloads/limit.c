@@ -375,6 +375,15 @@ static void read_through(const char *p, size_t n)
 	(void)sink;
 }
 
+/* A worker thread's start: says it is ready, spins until released; false
+ * when it was released to stop instead of to work. */
+static bool worker_released(struct limit_state *st)
+{
+	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
+	spin_until(&st->go, 1);
+	return !atomic_load(&st->stop);
+}
+
 /* A worker: says it is ready, spins until released, copies its slice (setup
  * wrote and faulted the buffers; touching the slice again would bring a
  * small one back into this CPU's caches). */
@@ -383,9 +392,7 @@ static void *memcpy_worker(void *arg)
 	struct memcpy_slice *sl = arg;
 	struct limit_state *st = sl->st;
 
-	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
-	spin_until(&st->go, 1);
-	if (!atomic_load(&st->stop))
+	if (worker_released(st))
 		memcpy_passes(st, sl->off, sl->len);
 	atomic_fetch_add_explicit(&st->finished, 1, memory_order_release);
 	return NULL;
@@ -549,9 +556,7 @@ static void *device_worker(void *arg)
 	struct device_stream *s = arg;
 	struct limit_state *st = s->st;
 
-	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
-	spin_until(&st->go, 1);
-	if (!atomic_load(&st->stop))
+	if (worker_released(st))
 		s->err = device_stream_read(s);
 	return NULL;
 }
