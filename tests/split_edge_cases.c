@@ -105,6 +105,9 @@ static int part_exists(const char *dst, unsigned idx)
 	return access(path, F_OK) == 0;
 }
 
+/* A workload's message, whole. */
+#define MSG_MAX sizeof(((struct run_ctx *)0)->msg)
+
 static int run_split(struct case_spec *c, const char *src, const char *dst, char *msg)
 {
 	struct run_ctx ctx = { .c = c, .src = src, .dst = dst };
@@ -115,7 +118,7 @@ static int run_split(struct case_spec *c, const char *src, const char *dst, char
 		err = workload_split.run(&ctx);
 		workload_split.teardown(&ctx);
 	}
-	snprintf(msg, 256, "%s", ctx.msg);
+	snprintf(msg, MSG_MAX, "%s", ctx.msg);
 	return err;
 }
 
@@ -130,7 +133,7 @@ static void check_split(const struct copy_strategy *strat, const char *s, size_t
 		.wl = &workload_split, .strategy = strat, .ds = &ds,
 		.buffer = 4096, .part_size = part, .queue_depth = 4, .threads = 2,
 	};
-	char dst[PATH_MAX], msg[256], why[256], expect_msg[256];
+	char dst[PATH_MAX], msg[MSG_MAX], why[256], expect_msg[256];
 	size_t nparts = 0, bad_at = 0;
 	int bad, err;
 
@@ -178,7 +181,7 @@ static void check_verify_rejects(const struct copy_strategy *strat)
 	struct dataset ds = { .kind = DATASET_TEXT, .size = strlen(s) };
 	struct case_spec c = { .wl = &workload_split, .strategy = strat, .ds = &ds,
 				.buffer = 4096, .part_size = 8 };
-	char dst[PATH_MAX], msg[256], why[256], path[PATH_MAX];
+	char dst[PATH_MAX], msg[MSG_MAX], why[256], path[PATH_MAX];
 	int fd;
 
 	snprintf(ds.path, sizeof(ds.path), "%s/vsrc", test_tmpdir());

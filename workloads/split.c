@@ -143,7 +143,7 @@ static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 	split_part_path(ctx->dst, idx, path, sizeof(path));
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		snprintf(ctx->msg, sizeof(ctx->msg), "create %.180s: %s", path, strerror(errno));
+		snprintf(ctx->msg, sizeof(ctx->msg), "create %.960s: %s", path, strerror(errno));
 		return -errno;
 	}
 	case_fill_job(c, &job);
@@ -221,7 +221,7 @@ static int split_run_lines(struct run_ctx *ctx)
 			out = fopen(path, "wxe");
 			if (!out) {
 				err = -errno;
-				snprintf(ctx->msg, sizeof(ctx->msg), "create %.180s: %s", path, strerror(errno));
+				snprintf(ctx->msg, sizeof(ctx->msg), "create %.960s: %s", path, strerror(errno));
 				break;
 			}
 			cur = 0;

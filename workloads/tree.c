@@ -136,11 +136,11 @@ static void tree_teardown(struct run_ctx *ctx)
 static int tree_verify(const struct case_spec *c, const char *dst, char *why, size_t n)
 {
 	struct tree_sum sum;
-	char what[200];
+	char what[1024];	/* names a path: room for a long one */
 	int err = tree_hash(dst, &sum, what, sizeof(what));
 
 	if (err) {
-		snprintf(why, n, "output %.200s", what);
+		snprintf(why, n, "output %s", what);
 		return err;
 	}
 	if (sum.hash == c->expect_hash)
@@ -148,7 +148,7 @@ static int tree_verify(const struct case_spec *c, const char *dst, char *why, si
 	if (tree_first_difference(dst, c->ds->path, what, sizeof(what)) != 1)
 		snprintf(what, sizeof(what), "tree hash %016llx differs from the source's %016llx",
 			 (unsigned long long)sum.hash, (unsigned long long)c->expect_hash);
-	snprintf(why, n, "output %.200s", what);
+	snprintf(why, n, "output %s", what);
 	return -EBADMSG;
 }
 

@@ -78,7 +78,9 @@ struct run_ctx {
 	int dst_fd;
 	void *state;		/* the workload's own */
 	struct copy_facts facts;	/* what the strategy chose (copy_job.facts) */
-	char msg[256];		/* detail for an error, filled by the workload */
+	/* Detail for an error, filled by the workload: room for two whole
+	 * paths, as a long TMPDIR makes them. */
+	char msg[1024];
 };
 
 enum workload_flags {

@@ -23,7 +23,7 @@ struct child_report {
 	struct rusage ru_timed;
 	struct disturb_probe d0, d1;
 	struct copy_facts facts;
-	char msg[256];
+	char msg[sizeof(((struct child_result *)0)->msg)];
 	struct syscount counts;
 };
 

@@ -53,7 +53,7 @@ struct child_result {
 	struct disturb_probe d0, d1;
 	struct copy_facts facts;	/* child_work.facts after run() */
 	struct syscount counts;	/* with a session: run()'s system calls */
-	char msg[256];
+	char msg[1024];		/* child_work.msg, whole: it may name two paths */
 };
 
 /*

@@ -62,7 +62,7 @@ struct bench_case {
 
 	/* Outcome. */
 	enum { CASE_PENDING, CASE_OK, CASE_FAILED, CASE_UNAVAILABLE } state;
-	char why[256];		/* reason for failed/unavailable */
+	char why[1280];		/* reason for failed/unavailable: a child's msg and more */
 	struct run_result *runs;
 	size_t nruns;		/* recorded, retried ones included */
 	size_t cap_runs;

@@ -46,7 +46,8 @@ struct col_value {
 	uint64_t u;
 	int64_t i;
 	double d;
-	char buf[320];		/* a string made for this cell */
+	/* A string made for this cell: a status with a case's whole reason. */
+	char buf[sizeof(((struct bench_case *)0)->why) + 32];
 };
 
 enum col_source { SRC_NONE, SRC_CASE, SRC_SPEC, SRC_RUN, SRC_SUM, SRC_ENV };

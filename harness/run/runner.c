@@ -84,6 +84,13 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
 }
 
+/* A failure's detail reaches the table whole: the workload's, through the
+ * child's report, into the case's reason. */
+_Static_assert(sizeof(((struct child_result *)0)->msg) >= sizeof(((struct run_ctx *)0)->msg),
+	       "the child's report cuts the workload's message");
+_Static_assert(sizeof(((struct bench_case *)0)->why) > sizeof(((struct child_result *)0)->msg),
+	       "a case's reason cuts the child's message");
+
 static void describe_failure(struct runner *r, struct bench_case *c,
 			     const struct child_result *res)
 {
@@ -94,10 +101,10 @@ static void describe_failure(struct runner *r, struct bench_case *c,
 	} else if (child_describe(res, "the run", why, sizeof(why))) {
 		snprintf(c->why, sizeof(c->why), "%s", why);
 	} else if (res->err == -ENOSPC || res->err == -EDQUOT) {
-		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.80s into %.80s (output removed)",
+		snprintf(c->why, sizeof(c->why), "%.40s writing the copy of %.580s into %.580s (output removed)",
 			 strerror(-res->err), c->spec.ds->path, c->workdir ? c->workdir : r->workdir);
 	} else {
-		snprintf(c->why, sizeof(c->why), "%s%s%.200s", strerror(-res->err),
+		snprintf(c->why, sizeof(c->why), "%s%s%s", strerror(-res->err),
 			 res->msg[0] ? ": " : "", res->msg);
 	}
 }
@@ -233,7 +240,7 @@ static int check_output(struct bench_case *c, const char *dst)
 	err = c->spec.wl->verify(&c->spec, dst, why, sizeof(why));
 
 	if (err) {
-		snprintf(c->why, sizeof(c->why), "verification failed: %.220s", why);
+		snprintf(c->why, sizeof(c->why), "verification failed: %.1200s", why);
 		return err;
 	}
 	return 0;

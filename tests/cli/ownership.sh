@@ -47,13 +47,16 @@ grep -Fq "unavailable: the whole file does not fit the RAM budget (half of avail
 	pass || fail "ram_budget_run: $(cat "$T/.out")"
 
 # ENOSPC in the middle of a run (root: a small tmpfs filled once the runs
-# have started): the case fails naming the error, its output is removed,
-# the results are written, and the work directory is gone.
+# have started): the case fails naming the error and both paths whole (a
+# long folder name, as under a deep TMPDIR), its output is removed, the
+# results are written, and the work directory is gone.
 if mount_tmpfs "$T/small" 48M; then
+	L=$T/small/$(printf 'long-folder-name-%.0s' 1 2 3 4 5 6 7 8 9 10)
+	mkdir -p "$L" || exit 1
 	"$BENCH" --size 8M --strategy readwrite --repeat 100000 --syscalls off --no-limits \
-		--dir "$T/small/d" --out "$T/enospc" --quiet >"$T/.out" 2>"$T/.err" &
+		--dir "$L/d" --out "$T/enospc" --quiet >"$T/.out" 2>"$T/.err" &
 	pid=$!
-	until compgen -G "$T/small/d/work-*" >/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+	until compgen -G "$L/d/work-*" >/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
 	# like another program filling the disk: take each block that frees up
 	while kill -0 "$pid" 2>/dev/null; do
 		cat /dev/zero >>"$T/small/filler" 2>/dev/null
@@ -61,9 +64,9 @@ if mount_tmpfs "$T/small" 48M; then
 	done
 	wait "$pid"
 	expect_eq enospc_run_rc $? 1
-	grep -Eq "readwrite .*FAILED \([0-9]+ of [0-9]+ runs verified\): No space left on device writing the copy of $T/small/d/random-8388608-s1.dat into $T/small/d/work-[0-9]+-[A-Za-z0-9]+ \(output removed\)" "$T/.out" &&
+	grep -Eq "readwrite .*FAILED \([0-9]+ of [0-9]+ runs verified\): No space left on device writing the copy of $L/d/random-8388608-s1.dat into $L/d/work-[0-9]+-[A-Za-z0-9]+ \(output removed\)" "$T/.out" &&
 		pass || fail "enospc_run: $(grep -i readwrite "$T/.out")"
-	expect_eq enospc_run_left "$(ls -A "$T/small/d" | tr '\n' ' ')" "random-8388608-s1.dat random-8388608-s1.dat.manifest "
+	expect_eq enospc_run_left "$(ls -A "$L/d" | tr '\n' ' ')" "random-8388608-s1.dat random-8388608-s1.dat.manifest "
 	rm -f "$T/small/filler"
 	expect_eq enospc_run_results "$(ls -A "$T/enospc" | tr '\n' ' ')" "meta.json runs.csv summary.csv syscalls.csv "
 fi
