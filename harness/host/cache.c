@@ -216,7 +216,12 @@ static int tree_cache_dir(struct tree_cache *t, int dfd)
 	return err;
 }
 
-/* The state of every file below the folder fd (closed here), one figure. */
+/*
+ * The state of every file below the folder fd (closed here), one figure.
+ * Cold with drop_caches drops folders and inodes after the count, never
+ * before it: counting opens every file, which would read them back, and a
+ * drop can only lower the figure.
+ */
 static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_caches,
 		      double *pct)
 {
@@ -244,12 +249,8 @@ int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
 
 	if (fd < 0)
 		return -errno;
-	if (is_folder(fd)) {
-		err = tree_cache(fd, mode, true, use_drop_caches, resident_pct);
-		if (!err && mode == CACHE_COLD && use_drop_caches && geteuid() == 0)
-			err = cache_residency(path, resident_pct);	/* after drop_caches */
-		return err;
-	}
+	if (is_folder(fd))
+		return tree_cache(fd, mode, true, use_drop_caches, resident_pct);
 	if (mode == CACHE_WARM) {
 		/* Reading costs time; skip it when everything is resident. */
 		err = residency_fd(fd, resident_pct);

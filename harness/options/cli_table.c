@@ -89,7 +89,9 @@ const struct cli_option cli_options[] = {
 	  "POSIX_FADV_DONTNEED and checks it with mincore",
 	  RUN), .group = GROUP_HOW, .choices = cache_modes, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_DROP_CACHES, "drop-caches", 0, ARG_NONE, NULL, NULL,
-	  "cold also writes /proc/sys/vm/drop_caches (root only)", RUN), .group = GROUP_HOW },
+	  "cold also writes /proc/sys/vm/drop_caches (root only); for a tree\n"
+	  "its folders and inodes go too, after the files are checked",
+	  RUN), .group = GROUP_HOW },
 	{ OPTION(OPT_TUNE, "tune", 0, ARG_NONE, NULL, NULL,
 	  "(root) turn a VM's free-page reporting off for the run and restore it\n"
 	  "after: fewer runs disturbed (docs/noise.md)", RUN), .group = GROUP_HOW },

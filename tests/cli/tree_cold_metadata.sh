@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tree_cold_metadata.sh - a cold tree with --drop-caches (root) starts each
+# run with its folders and inodes out of memory, not only its files' pages:
+# a --command row first walks the source with du and counts what the loop
+# device read meanwhile (/proc/diskstats), then copies. Without
+# --drop-caches the walk reads nothing (folders and inodes stay cached, as
+# the row says); with it the walk must read them from the device, so the
+# check of the cold state may not bring them back.
+. "$(dirname "$0")/lib.sh"
+
+is_root || skip "not root: --drop-caches and bench --fs need root"
+[ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"
+[ -r /proc/diskstats ] || skip "no /proc/diskstats here"
+command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
+
+# The probe: sectors the source's device read while du walked the source.
+cat >"$T/probe" <<EOF
+#!/usr/bin/env bash
+set -e
+dev=\$(basename "\$(findmnt -nvo SOURCE -T "\$1")")
+sectors() { awk -v d="\$dev" '\$3 == d { print \$6 }' /proc/diskstats; }
+a=\$(sectors)
+du -s "\$1" >/dev/null
+b=\$(sectors)
+echo \$((b - a)) >>"$T/read"
+cp -r -- "\$1" "\$2"
+EOF
+chmod +x "$T/probe"
+
+# cold_walk NAME [OPTION]: two cold runs of the probe on a tree of 2000 files;
+# then $T/read has what each walk read, WALKS how many there were.
+cold_walk() {
+	rm -f "$T/read"
+	run "$BENCH" --fs ext4 --workload tree --files 2000 --size 4K --cache cold "${@:2}" \
+		--strategy readwrite --command "probe=$T/probe {src} {dst}" --repeat 2 --warmup 0 \
+		--syscalls off --no-limits --dir "$T/d" --out "$T/r-$1"
+	expect_eq "$1_rc" "$RC" 0
+	# every run verified (a run the machine disturbed is rerun: '3/3 1r')
+	expect_eq "$1_probe_verified" "$(grep -Ec '^  probe +.* ([2-9])/\1 ' "$T/.out")" 1
+	WALKS=$(cat "$T/read" 2>/dev/null | wc -l)
+	expect_eq "$1_walks" "$((WALKS >= 2))" 1
+}
+
+cold_walk kept
+expect_eq kept_walks_read_nothing "$(grep -cx 0 "$T/read")" "$WALKS"
+expect_eq kept_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
+
+cold_walk dropped --drop-caches
+expect_eq dropped_walks_read_metadata "$(grep -cx 0 "$T/read")" 0
+expect_eq dropped_not_said "$(grep -c 'folders and inodes stay cached' "$T/.out")" 0
+expect_eq nothing_left "$(ls -A "$T/d" 2>/dev/null)" ""
+finish
