@@ -9,7 +9,8 @@
  *
  * A folder (a tree workload's source) is every regular file below it: each
  * one read or evicted as above, and the figure is the resident share of all
- * their pages together, counted file by file with mincore. Cold with
+ * their pages together, counted file by file with mincore (cold: one
+ * syncfs first, then POSIX_FADV_DONTNEED a file). Cold with
  * drop_caches (root) drops folders and inodes too ("3"); without it only
  * the files' pages go, and the folders and inodes stay cached.
  */
@@ -155,6 +156,25 @@ struct tree_cache {
 	uint64_t resident, pages;
 };
 
+/*
+ * Evicts one file of a tree and counts what stays. Its filesystem was
+ * synced once before the walk, so its pages are clean and go at once; a
+ * file still dirty (written since, or on another filesystem below the
+ * folder) is written back first and evicted again.
+ */
+static int evict_file(int fd, uint64_t size, uint64_t *resident, uint64_t *pages)
+{
+	int err = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+
+	if (!err)
+		err = count_resident(fd, size, resident, pages);
+	if (err || !*resident)
+		return err;
+	fdatasync(fd);
+	err = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return err ? err : count_resident(fd, size, resident, pages);
+}
+
 /* One file of a tree: its state set (when asked), its pages counted. */
 static int tree_cache_file(struct tree_cache *t, int fd)
 {
@@ -172,10 +192,7 @@ static int tree_cache_file(struct tree_cache *t, int fd)
 		if (!err)
 			err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
 	} else if (!err && t->set && t->mode == CACHE_COLD && resident) {
-		fdatasync(fd);
-		err = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (!err)
-			err = count_resident(fd, (uint64_t)st.st_size, &resident, &pages);
+		err = evict_file(fd, (uint64_t)st.st_size, &resident, &pages);
 	}
 	t->resident += resident;
 	t->pages += pages;
@@ -226,7 +243,11 @@ static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_cach
 		      double *pct)
 {
 	struct tree_cache t = { .mode = mode, .set = set };
-	int err = tree_cache_dir(&t, fd);
+	int err;
+
+	if (set && mode == CACHE_COLD)
+		syncfs(fd);	/* one writeback for all, not an fdatasync a file */
+	err = tree_cache_dir(&t, fd);
 
 	if (!err && set && mode == CACHE_COLD && use_drop_caches && geteuid() == 0)
 		drop_all_caches("3");	/* folders and inodes too */
