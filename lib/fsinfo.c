@@ -211,7 +211,7 @@ int fs_type_name(const char *path, char *out, size_t n)
  * shared or the last one is seen. No FIEMAP_FLAG_SYNC: delayed-allocation
  * extents are reported as such (never shared), and forcing them to disk
  * would put the output's writeback into the next run's measurement. */
-static int fiemap_any_shared(int fd, bool *shared)
+int fd_shares_extents(int fd, bool *shared)
 {
 	size_t sz = sizeof(struct fiemap) + FIEMAP_BATCH * sizeof(struct fiemap_extent);
 	struct fiemap *fm = malloc(sz);
@@ -245,6 +245,12 @@ static int fiemap_any_shared(int fd, bool *shared)
 	return err;
 }
 
+bool fs_may_share_extents(unsigned long f_type)
+{
+	/* ext2/3/4 have no reflink; tmpfs and ramfs no extents at all */
+	return f_type != EXT4_SUPER_MAGIC && f_type != TMPFS_MAGIC && f_type != RAMFS_MAGIC;
+}
+
 int file_shares_extents(const char *path, bool *shared)
 {
 	int fd, err;
@@ -253,7 +259,7 @@ int file_shares_extents(const char *path, bool *shared)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	err = fiemap_any_shared(fd, shared);
+	err = fd_shares_extents(fd, shared);
 	close(fd);
 	return err;
 }

@@ -38,6 +38,11 @@ const char *fs_magic_name(unsigned long f_type);
  * of copying)? 0 with *shared set, or -errno (-EOPNOTSUPP: no FIEMAP).
  */
 int file_shares_extents(const char *path, bool *shared);
+/* The same for an open file. */
+int fd_shares_extents(int fd, bool *shared);
+/* Can a file on a filesystem of this statfs(2) f_type share extents at all?
+ * false for ext2/3/4, tmpfs and ramfs; true for any other, known or not. */
+bool fs_may_share_extents(unsigned long f_type);
 /*
  * mkdir -p. The first directory it had to create goes into made[] ("" when
  * the whole path existed), so that an early failure can take them away with

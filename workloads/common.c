@@ -88,25 +88,30 @@ static uint64_t hole_bytes(int fd, uint64_t size)
 	return holes;
 }
 
-int inspect_file(const char *path, struct output_info *out)
+int inspect_fd(int fd, bool may_share, struct output_info *out)
 {
 	struct stat st;
 	bool shared = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fstat(fd, &st))
+		return -errno;
+	out->blocks += (uint64_t)st.st_blocks;
+	out->hole_bytes += hole_bytes(fd, (uint64_t)st.st_size);
+	/* FIEMAP refused (tmpfs): nothing is shared */
+	if (may_share && fd_shares_extents(fd, &shared) == 0 && shared)
+		out->shared_extents = true;
+	return 0;
+}
+
+int inspect_file(const char *path, struct output_info *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
-		close(fd);
-		return -errno;
-	}
-	out->blocks += (uint64_t)st.st_blocks;
-	out->hole_bytes += hole_bytes(fd, (uint64_t)st.st_size);
+	err = inspect_fd(fd, true, out);
 	close(fd);
-	/* FIEMAP refused (tmpfs): nothing is shared */
-	if (file_shares_extents(path, &shared) == 0 && shared)
-		out->shared_extents = true;
-	return 0;
+	return err;
 }
 
 void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out)

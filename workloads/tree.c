@@ -14,6 +14,7 @@
  * claims to keep them.
  */
 #include "tree.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* Asks a tree method's own probe (tree.h). */
@@ -152,21 +154,35 @@ static int tree_verify(const struct case_spec *c, const char *dst, char *why, si
 	return -EBADMSG;
 }
 
-/* nftw passes no argument: the sum being made (the parent is one thread). */
+/* nftw passes no argument: the sum being made (the parent is one thread),
+ * and whether the output's filesystem can share extents at all. */
 static struct output_info *tree_inspecting;
+static bool tree_may_share;
 
 static int tree_inspect_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
+	int fd;
+
 	(void)f;
-	if (flag == FTW_F && S_ISREG(st->st_mode))
-		inspect_file(path, tree_inspecting);
+	if (flag != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		inspect_fd(fd, tree_may_share, tree_inspecting);
+		close(fd);
+	}
 	return 0;
 }
 
+/* Blocks, holes and shared extents of every file; FIEMAP, a call a file,
+ * only where extents can be shared (not on ext4 or tmpfs). */
 static void tree_inspect(const struct case_spec *c, const char *dst, struct output_info *out)
 {
+	struct statfs sf;
+
 	(void)c;
 	tree_inspecting = out;
+	tree_may_share = statfs(dst, &sf) || fs_may_share_extents((unsigned long)sf.f_type);
 	nftw(dst, tree_inspect_one, 32, FTW_PHYS);
 	tree_inspecting = NULL;
 }
