@@ -17,8 +17,8 @@ command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
 cat >"$T/probe" <<EOF
 #!/usr/bin/env bash
 set -e
-dev=\$(basename "\$(findmnt -nvo SOURCE -T "\$1")")
-sectors() { awk -v d="\$dev" '\$3 == d { print \$6 }' /proc/diskstats; }
+read -r major minor < <(stat -c '%Hd %Ld' "\$1")
+sectors() { awk -v a="\$major" -v b="\$minor" '\$1 == a && \$2 == b { print \$6 }' /proc/diskstats; }
 a=\$(sectors)
 du -s "\$1" >/dev/null
 b=\$(sectors)
