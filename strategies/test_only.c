@@ -14,9 +14,10 @@
  *                 (those whose output, `out-SEQ`, has an odd SEQ: the
  *                 run's place in the invocation's order), so a case's runs
  *                 fall into exactly two modes;
- *   touch-source  copies like readwrite, then inverts the source's first
+ *   touch-source  copies like readwrite, then adds one to the source's first
  *                 byte: a file changed during the run (--source must refuse
- *                 the results);
+ *                 the results). Not an inversion: a disturbed run and its
+ *                 rerun would change it twice, back to what it was;
  *   holes         copies like readwrite, then punches a hole over the
  *                 output's first 64 KiB, keeping its size: on zero data the
  *                 bytes stay right, and the hole must fail verification.
@@ -164,7 +165,7 @@ static int touch_source(int src_fd)
 		return -errno;
 	if (full_pread(src_fd, &byte, 1, 0) != 1)
 		err = -EIO;
-	byte = (unsigned char)~byte;
+	byte = (unsigned char)(byte + 1);
 	if (!err && full_pwrite(fd, &byte, 1, 0))
 		err = -EIO;
 	close(fd);

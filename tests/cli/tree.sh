@@ -50,7 +50,9 @@ run "$BENCH" --workload tree --files 40 --strategy readwrite --cache cold --repe
 	--syscalls off --no-limits --dir "$D" --out "$T/rc"
 expect_eq cold_rc "$RC" 0
 expect_eq cold_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
-expect_eq cold_resident "$(awk -F, -v c="$(col "$T/rc/runs.csv" resident_pct)" 'NR > 1 { print ($c <= 1) }' "$T/rc/runs.csv")" 1
+# every run cold, a rerun of a disturbed one too (then two rows)
+expect_eq cold_resident "$(awk -F, -v c="$(col "$T/rc/runs.csv" resident_pct)" \
+	'NR > 1 { n++; if ($c > 1) hot++ } END { print (n >= 1 && !hot) }' "$T/rc/runs.csv")" 1
 
 # bench check tells tree cases by their files and file size
 run "$BENCH" check --baseline "$T/r1" --current "$T/r1"
