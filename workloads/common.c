@@ -88,7 +88,7 @@ static uint64_t hole_bytes(int fd, uint64_t size)
 	return holes;
 }
 
-int inspect_fd(int fd, bool may_share, struct output_info *out)
+static int inspect_fd(int fd, bool may_share, struct output_info *out)
 {
 	struct stat st;
 	bool shared = false;
@@ -103,13 +103,13 @@ int inspect_fd(int fd, bool may_share, struct output_info *out)
 	return 0;
 }
 
-int inspect_file(const char *path, struct output_info *out)
+int inspect_file(const char *path, bool may_share, struct output_info *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return -errno;
-	err = inspect_fd(fd, true, out);
+	err = inspect_fd(fd, may_share, out);
 	close(fd);
 	return err;
 }
@@ -117,5 +117,5 @@ int inspect_file(const char *path, struct output_info *out)
 void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out)
 {
 	(void)c;
-	inspect_file(dst, out);
+	inspect_file(dst, true, out);
 }

@@ -368,7 +368,7 @@ static void split_inspect(const struct case_spec *c, const char *dst, struct out
 	(void)c;
 	for (unsigned idx = 0;; idx++) {
 		split_part_path(dst, idx, path, sizeof(path));
-		if (inspect_file(path, out))
+		if (inspect_file(path, true, out))
 			break;
 	}
 }

@@ -161,16 +161,9 @@ static bool tree_may_share;
 
 static int tree_inspect_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
-	int fd;
-
 	(void)f;
-	if (flag != FTW_F || !S_ISREG(st->st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		inspect_fd(fd, tree_may_share, tree_inspecting);
-		close(fd);
-	}
+	if (flag == FTW_F && S_ISREG(st->st_mode))
+		inspect_file(path, tree_may_share, tree_inspecting);
 	return 0;
 }
 

@@ -196,11 +196,10 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 		     char *why, size_t n);
 /* verify() of a workload whose output is one file: c->expect_size/hash. */
 int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n);
-/* Adds one file's blocks and shared extents to *out; 0 or -errno. */
-int inspect_file(const char *path, struct output_info *out);
-/* The same for an open file; may_share false skips FIEMAP, for a
- * filesystem that cannot share extents (fs_may_share_extents). */
-int inspect_fd(int fd, bool may_share, struct output_info *out);
+/* Adds one file's blocks, holes and shared extents to *out; 0 or -errno.
+ * may_share false skips FIEMAP, for a filesystem that cannot share
+ * extents (fs_may_share_extents). */
+int inspect_file(const char *path, bool may_share, struct output_info *out);
 /* inspect() of a workload whose output is one file. */
 void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out);
 /* remove_output() of a workload whose output is (at most) one file. */

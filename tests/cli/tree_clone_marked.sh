@@ -20,10 +20,10 @@ run "$BENCH" --fs xfs,ext4 --workload tree --files 300 --size src --strategy cop
 	--repeat 1 --warmup 0 --syscalls off --no-limits --dir "$T/d" --out "$T/r"
 expect_eq rc "$RC" 0
 expect_eq xfs_marked "$(grep -c 'shared extents: cloned, not a copy speed' "$T/.out")" 2
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fs_type") f = i } NR == 1 || $f == "xfs"' \
-	"$T/r/summary.csv" >"$T/xfs.csv"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fs_type") f = i } NR == 1 || $f == "ext4"' \
-	"$T/r/summary.csv" >"$T/ext4.csv"
+for fs in xfs ext4; do
+	awk -F, -v fs="$fs" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fs_type") f = i }
+		NR == 1 || $f == fs' "$T/r/summary.csv" >"$T/$fs.csv"
+done
 expect_eq xfs_shared "$(shared "$T/xfs.csv")" "copy_file_range=1 pool=1 readwrite=0 uring=0 "
 expect_eq ext4_shared "$(shared "$T/ext4.csv")" "copy_file_range=0 pool=0 readwrite=0 uring=0 "
 expect_eq nothing_left "$(ls -A "$T/d" 2>/dev/null)" ""
