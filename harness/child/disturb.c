@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define REPORTED_KIB "/sys/module/page_reporting/parameters/reported_kib"
 
@@ -53,20 +55,85 @@ static uint64_t read_written(void)
 	return v;
 }
 
+/* A made-up rate from the environment (disturb.h test hooks); 0 unset. */
+static uint64_t test_rate(const char *name)
+{
+	const char *env = getenv(name);
+	char *end;
+	unsigned long long v;
+
+	if (!env || !*env)
+		return 0;
+	v = strtoull(env, &end, 10);
+	return *end ? 0 : v;
+}
+
+/* What a counter growing `rate` a second since boot reads at t_ns. */
+static uint64_t ramp(uint64_t rate, uint64_t t_ns)
+{
+	return (uint64_t)((double)rate * (double)t_ns / 1e9);
+}
+
+/* With a test hook set, both counters are made up and the machine's own
+ * are not read, so what is judged is the hook's load alone. */
+static bool made_up_load(struct disturb_probe *p)
+{
+	uint64_t steal = test_rate(DISTURB_STEAL_ENV);
+	uint64_t kib = test_rate(DISTURB_REPORTING_ENV);
+
+	if (!steal && !kib)
+		return false;
+	p->steal_ticks = ramp(steal, p->t_ns);
+	p->reported_kib = (int64_t)(ramp(kib, p->t_ns) / 2048 * 2048);
+	return true;
+}
+
 void disturb_snapshot(struct disturb_probe *p)
 {
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	p->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	p->written_pages = read_written();
+	p->tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
+	p->ncpu = n > 0 ? (unsigned)n : 1;
+	if (made_up_load(p))
+		return;
 	p->reported_kib = read_reported_kib();
 	p->steal_ticks = read_steal();
-	p->written_pages = read_written();
+}
+
+/* Steal surely inside the window, in ns: each CPU's count is floored, so
+ * up to one tick a CPU may belong outside it. */
+static double stolen_ns(const struct disturb_probe *start, const struct disturb_probe *end)
+{
+	uint64_t ticks = end->steal_ticks > start->steal_ticks ?
+			 end->steal_ticks - start->steal_ticks : 0;
+
+	if (ticks <= end->ncpu)
+		return 0;
+	return (double)(ticks - end->ncpu) * (double)end->tick_ns;
+}
+
+/* The host faults that the memory reported inside the window will cost. */
+static double reporting_ns(const struct disturb_probe *start, const struct disturb_probe *end)
+{
+	if (start->reported_kib < 0 || end->reported_kib <= start->reported_kib)
+		return 0;
+	return (double)(end->reported_kib - start->reported_kib) / 4.0 * REPORTED_NS_PER_PAGE;
 }
 
 unsigned disturb_judge(const struct disturb_probe *start, const struct disturb_probe *end)
 {
+	double window = end->t_ns > start->t_ns ? (double)(end->t_ns - start->t_ns) : 1.0;
+	unsigned ncpu = end->ncpu ? end->ncpu : 1;
 	unsigned causes = 0;
 
-	if (start->reported_kib >= 0 && end->reported_kib > start->reported_kib)
+	if (reporting_ns(start, end) > DISTURB_SHARE * window)
 		causes |= DISTURB_REPORTING;
-	if (end->steal_ticks > start->steal_ticks)
+	if (stolen_ns(start, end) > DISTURB_SHARE * window * ncpu)
 		causes |= DISTURB_STEAL;
 	return causes;
 }

@@ -90,7 +90,7 @@ const struct column run_columns[] = {
 	{ "cpu_wait_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread waited for a CPU inside the clock (schedstat)", RUN(cpu_wait_ns) },
 	{ "cpu_run_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "time the timed thread ran on a CPU inside the clock (schedstat)", RUN(cpu_run_ns) },
 	{ "reported_kib", COL_I64, 0, true, ROLE_MEASURE, "KiB", "memory the guest gave back to its host (free-page reporting) since the previous run ended; empty where the kernel does not say", .get = get_reported },
-	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes seen inside the clock: `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
+	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes that took over 10 % of the run's window (docs/noise.md): `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
 	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
 	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
 	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
