@@ -105,6 +105,9 @@ struct cli_command {
 	const char *operands;		/* operand descriptions, or NULL */
 	const char *exit1;		/* what exit 1 means here */
 	const char *epilogue;		/* examples and notes, or NULL */
+	/* A gate's outcomes (bench check, ab, history check): what exit 0
+	 * means when not "success", and exit 3 (inconclusive), or NULL. */
+	const char *exit0, *exit3;
 };
 
 struct str_list {
