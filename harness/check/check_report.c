@@ -123,8 +123,8 @@ static void say_inconclusive(const struct check_report *rep, FILE *out, bool md)
 			fprintf(out, "%sbench check: inconclusive: %s: change %+.1f%%; the smallest slowdown these runs rule out is %+.1f%%, not below its threshold %.1f%%: neither a regression nor none (record more runs, or compare both builds in one invocation: bench ab)\n",
 				md ? "\n" : "", r->label, r->change * 100, u * 100, r->threshold * 100);
 		else
-			fprintf(out, "%sbench check: inconclusive: %s: change %+.1f%%; with %zu and %zu runs no slowdown can be ruled out at this alpha (record more runs)\n",
-				md ? "\n" : "", r->label, r->change * 100, r->nb, r->nc);
+			fprintf(out, "%sbench check: inconclusive: %s: change %+.1f%%; with %zu and %zu runs no slowdown can be ruled out (record more runs)\n",
+				md ? "\n" : "", r->label, isnan(r->change) ? 0 : r->change * 100, r->nb, r->nc);
 	}
 }
 
