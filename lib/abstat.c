@@ -64,19 +64,33 @@ void ab_interval(double *logr, size_t n, double a, struct ab_stat *st)
 enum ab_verdict ab_judge(const struct ab_stat *st, double threshold)
 {
 	if (!st->judged)
-		return AB_UNJUDGED;
-	if (st->lo > 0)
-		return st->median > log1p(threshold) ? AB_REGRESSION : AB_SLOWER;
-	if (st->hi < 0)
-		return AB_FASTER;
-	return AB_OK;
+		return AB_INCONCLUSIVE;
+	if (st->lo > 0 && st->median > log1p(threshold))
+		return AB_REGRESSION;
+	if (!(st->hi < log1p(threshold)))
+		return AB_INCONCLUSIVE;
+	return st->lo > 0 ? AB_SLOWER : st->hi < 0 ? AB_FASTER : AB_OK;
+}
+
+double ab_resolution(const struct ab_stat *st)
+{
+	return st->judged ? expm1((st->hi - st->lo) / 2) : NAN;
+}
+
+int ab_exit_code(const struct ab_tally *t)
+{
+	if (t->b_failed || t->v[AB_REGRESSION])
+		return 1;
+	if (t->a_failed)
+		return 2;
+	return t->v[AB_INCONCLUSIVE] ? AB_EXIT_INCONCLUSIVE : 0;
 }
 
 const char *ab_verdict_name(enum ab_verdict v)
 {
 	static const char *const names[] = {
 		[AB_OK] = "ok", [AB_FASTER] = "faster", [AB_SLOWER] = "slower",
-		[AB_REGRESSION] = "regression", [AB_UNJUDGED] = "cannot judge",
+		[AB_REGRESSION] = "regression", [AB_INCONCLUSIVE] = "inconclusive",
 	};
 
 	return names[v];

@@ -22,7 +22,13 @@ struct ab_stat {
 	bool judged;		/* n is enough for the interval at a */
 };
 
-enum ab_verdict { AB_OK, AB_FASTER, AB_SLOWER, AB_REGRESSION, AB_UNJUDGED };
+/*
+ * A case's verdict. As a gate (docs/check.md) each is one of three
+ * outcomes: AB_REGRESSION; no regression (AB_OK, AB_SLOWER, AB_FASTER: the
+ * interval's upper end below ln(1 + threshold)); or AB_INCONCLUSIVE,
+ * neither, or no interval at all.
+ */
+enum ab_verdict { AB_OK, AB_FASTER, AB_SLOWER, AB_REGRESSION, AB_INCONCLUSIVE, AB_NVERDICTS };
 
 /* The smallest n whose widest interval [x(1), x(n)] covers with >= 1 - a. */
 size_t ab_min_rounds(double a);
@@ -34,11 +40,26 @@ size_t ab_min_rounds(double a);
 void ab_interval(double *logr, size_t n, double a, struct ab_stat *st);
 /*
  * The verdict: regression when the whole interval is above 0 and the
- * median above ln(1 + threshold); slower when the interval is above 0 and
- * the median is not beyond the threshold; faster when it is below 0; ok
- * when it holds 0; unjudged without an interval.
+ * median above ln(1 + threshold). Otherwise, when the interval's upper end
+ * is below ln(1 + threshold), no regression: slower when the interval is
+ * above 0, faster when below, ok when it holds 0. Else inconclusive, as
+ * without an interval.
  */
 enum ab_verdict ab_judge(const struct ab_stat *st, double threshold);
 const char *ab_verdict_name(enum ab_verdict v);
+/* The smallest change the rounds could resolve: half the interval's width,
+ * as a fraction (a change of 0 leaves the upper end about this far up).
+ * NAN without an interval. */
+double ab_resolution(const struct ab_stat *st);
+
+/* What ended the cases: their verdicts, and the cases A or B failed. */
+struct ab_tally {
+	size_t v[AB_NVERDICTS];
+	size_t a_failed, b_failed;
+};
+#define AB_EXIT_INCONCLUSIVE 3
+/* 1 for a regression or a case B failed, 2 for a case A failed, 3 when a
+ * case is inconclusive, else 0 (no regression). */
+int ab_exit_code(const struct ab_tally *t);
 
 #endif

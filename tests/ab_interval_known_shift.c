@@ -6,7 +6,7 @@
  * shift itself; at alpha 0.01 the sign-test interval is [x(8), x(23)]
  * (coverage 1 - 2 P(Bin(30, 1/2) <= 7) = 0.99478), i.e. the shift -0.75 %
  * and +0.75 %; the verdict follows from where the interval lies and the
- * threshold. The minimum rounds are the smallest n with 2 / 2^n <= alpha.
+ * threshold: no regression needs its upper end below ln(1 + threshold). The minimum rounds are the smallest n with 2 / 2^n <= alpha.
  */
 #include "abstat.h"
 #include "testutil.h"
@@ -63,7 +63,7 @@ static void too_few(void)
 	CHECK(!st.judged);
 	CHECK(isnan(st.lo) && isnan(st.hi));
 	CHECK(fabs(st.median - 0.8) < 1e-12);
-	CHECK(ab_judge(&st, 0.01) == AB_UNJUDGED);
+	CHECK(ab_judge(&st, 0.01) == AB_INCONCLUSIVE);
 	ab_interval(x, 8 - 1, 0.02, &st);	/* 2/128 <= 0.02 */
 	CHECK(st.judged && st.lo == 0.5 && st.hi == 1.1);
 }
@@ -73,7 +73,9 @@ int main(void)
 	check_shift(0.05, 0.01, AB_REGRESSION);	/* [+4.25 %, +5.75 %] in log */
 	check_shift(0.05, 0.10, AB_SLOWER);	/* above 0, not beyond 10 % */
 	check_shift(0.03, 0.01, AB_REGRESSION);
-	check_shift(0.005, 0.01, AB_OK);	/* [-0.25 %, +1.25 %] holds 0 */
+	/* [-0.25 %, +1.25 %]: holds 0, but not below the threshold 1 % */
+	check_shift(0.005, 0.01, AB_INCONCLUSIVE);
+	check_shift(0.005, 0.02, AB_OK);
 	check_shift(0, 0.01, AB_OK);
 	check_shift(-0.05, 0.01, AB_FASTER);
 	min_rounds();

@@ -16,8 +16,9 @@
  * verdict comes from the median of ln(B/A) and its sign-test interval
  * (abstat.h), at alpha over all cases (Bonferroni).
  *
- * Exit codes, as bench check's: 0 no regression, 1 a regression or a case
- * B failed, 2 bad usage or a case that cannot be judged. The options and
+ * Exit codes, as bench check's (abstat.h's ab_exit_code): 0 no regression
+ * (every case's interval below 1 + threshold), 1 a regression or a case B
+ * failed, 2 bad usage or a case A failed, 3 inconclusive. The options and
  * --help are the option table's (cli_table.c).
  */
 #include "abstat.h"
@@ -71,6 +72,7 @@ struct ab_case {
 	char name[64];
 	double *ns[2];		/* per measured round: A's and B's */
 	double *logr;		/* ln(B/A) per round */
+	long *round;		/* per measured pair: its round, negative when BA */
 	size_t n;
 	int failed;		/* -1, or the side (0 A, 1 B) that failed */
 	char why[256];
@@ -154,7 +156,8 @@ static int ab_add_case(struct ab_run *r, const char *name, size_t len)
 	c->ns[0] = calloc(r->o->rounds, sizeof(double));
 	c->ns[1] = calloc(r->o->rounds, sizeof(double));
 	c->logr = calloc(r->o->rounds, sizeof(double));
-	return c->ns[0] && c->ns[1] && c->logr ? 0 : -ENOMEM;
+	c->round = calloc(r->o->rounds, sizeof(long));
+	return c->ns[0] && c->ns[1] && c->logr && c->round ? 0 : -ENOMEM;
 }
 
 /* The cases: the strategies named, or every one available here. */
@@ -388,10 +391,21 @@ static void ab_pair(struct ab_run *r, struct ab_case *c, long k, bool b_first)
 		return;
 	c->ns[0][c->n] = t[0];
 	c->ns[1][c->n] = t[1];
+	c->round[c->n] = b_first ? -(k + 1) : k + 1;
 	c->logr[c->n++] = log(t[1] / t[0]);
-	if (r->csv)
-		fprintf(r->csv, "%s,%ld,%s,%.0f,%.0f,%.6f\n", c->name, k + 1, b_first ? "BA" : "AB",
-			t[0], t[1], log(t[1] / t[0]));
+}
+
+/* The pairs, each with its case's verdict (empty when not judged). */
+static void ab_write_csv(const struct ab_run *r, bool judged)
+{
+	for (size_t i = 0; r->csv && i < r->ncases; i++) {
+		const struct ab_case *c = &r->c[i];
+
+		for (size_t k = 0; k < c->n; k++)
+			fprintf(r->csv, "%s,%ld,%s,%.0f,%.0f,%.6f,%s\n", c->name, labs(c->round[k]),
+				c->round[k] < 0 ? "BA" : "AB", c->ns[0][k], c->ns[1][k], c->logr[k],
+				!judged ? "" : c->failed >= 0 ? "failed" : ab_verdict_name(c->v));
+	}
 }
 
 /* All rounds: the cases shuffled per round, A and B alternating first. */
@@ -460,7 +474,26 @@ static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *
 	       r->o->markdown ? " |" : "");
 }
 
-static void ab_report(const struct ab_run *r, int code, const size_t *tally)
+/* Under the table: what each inconclusive case's rounds could resolve. */
+static void ab_say_inconclusive(const struct ab_run *r)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct ab_case *c = &r->c[i];
+
+		if (c->failed >= 0 || c->v != AB_INCONCLUSIVE)
+			continue;
+		if (c->st.judged)
+			printf("%sbench ab: inconclusive: %s: B/A %+.2f%%, interval %+.2f%% .. %+.2f%%: the smallest change these %zu rounds could resolve is about %.1f%%, the threshold %g%% (more rounds: --rounds)\n",
+			       r->o->markdown ? "\n" : "", c->name, expm1(c->st.median) * 100,
+			       expm1(c->st.lo) * 100, expm1(c->st.hi) * 100, c->n,
+			       ab_resolution(&c->st) * 100, r->o->threshold * 100);
+		else
+			printf("%sbench ab: inconclusive: %s: %zu rounds give no interval\n",
+			       r->o->markdown ? "\n" : "", c->name, c->n);
+	}
+}
+
+static void ab_report(const struct ab_run *r, int code, const struct ab_tally *t)
 {
 	const char *sep = r->o->markdown ? " | " : "  ";
 
@@ -473,22 +506,24 @@ static void ab_report(const struct ab_run *r, int code, const size_t *tally)
 		ab_row(r, &r->c[i], sep);
 	printf(r->o->markdown ? "\n**bench ab:** " : "\nbench ab: ");
 	printf("%zu cases:", r->ncases);
-	for (int v = 0; v <= AB_UNJUDGED; v++)
-		if (tally[v])
-			printf(" %zu %s,", tally[v], ab_verdict_name((enum ab_verdict)v));
-	if (tally[AB_UNJUDGED + 1])
-		printf(" %zu failed,", tally[AB_UNJUDGED + 1]);
-	printf(" B/A per round (%s), A %s, B %s; median and its %.4g%% interval (sign test, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); exit %d\n",
+	for (int v = 0; v < AB_NVERDICTS; v++)
+		if (t->v[v])
+			printf(" %zu %s,", t->v[v], ab_verdict_name((enum ab_verdict)v));
+	if (t->a_failed + t->b_failed)
+		printf(" %zu failed,", t->a_failed + t->b_failed);
+	printf(" B/A per round (%s), A %s, B %s; median and its %.4g%% interval (sign test, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); %s; exit %d\n",
 	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
 	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha) * 100, r->o->alpha, r->ncases,
-	       r->o->threshold * 100, r->retried, code);
+	       r->o->threshold * 100, r->retried,
+	       code == 1 ? "regression" : code == AB_EXIT_INCONCLUSIVE ? "inconclusive" :
+	       code == 0 ? "no regression" : "not judged", code);
+	ab_say_inconclusive(r);
 }
 
 /* Verdicts, the report and the exit code. */
 static int ab_judge_all(struct ab_run *r)
 {
-	size_t tally[AB_UNJUDGED + 2] = { 0 };
-	bool regression = false, unjudged = false;
+	struct ab_tally tally = { 0 };
 	int code;
 
 	for (size_t i = 0; i < r->ncases; i++) {
@@ -500,14 +535,18 @@ static int ab_judge_all(struct ab_run *r)
 		ab_interval(t ? t : c->logr, c->n, r->case_alpha, &c->st);
 		free(t);
 		c->v = ab_judge(&c->st, r->o->threshold);
-		tally[c->failed >= 0 ? AB_UNJUDGED + 1 : c->v]++;
-		regression |= c->failed == 1 || (c->failed < 0 && c->v == AB_REGRESSION);
-		unjudged |= c->failed == 0 || (c->failed < 0 && c->v == AB_UNJUDGED);
 		if (c->failed >= 0)
 			fprintf(stderr, "bench ab: %s failed in %s\n", c->name, c->why);
+		if (c->failed == 0)
+			tally.a_failed++;
+		else if (c->failed == 1)
+			tally.b_failed++;
+		else
+			tally.v[c->v]++;
 	}
-	code = regression ? 1 : unjudged ? 2 : 0;
-	ab_report(r, code, tally);
+	code = ab_exit_code(&tally);
+	ab_report(r, code, &tally);
+	ab_write_csv(r, true);
 	return code;
 }
 
@@ -547,7 +586,7 @@ static int ab_open_csv(struct ab_run *r)
 		fprintf(stderr, "bench ab: cannot write %s: %s\n", r->o->csv, strerror(errno));
 		return -1;
 	}
-	fputs("strategy,round,order,a_ns,b_ns,log_ratio\n", r->csv);
+	fputs("strategy,round,order,a_ns,b_ns,log_ratio,verdict\n", r->csv);
 	return 0;
 }
 
@@ -557,6 +596,7 @@ static void ab_free(struct ab_run *r)
 		free(r->c[i].ns[0]);
 		free(r->c[i].ns[1]);
 		free(r->c[i].logr);
+		free(r->c[i].round);
 	}
 	if (r->csv)
 		fclose(r->csv);
@@ -597,6 +637,7 @@ int cmd_ab(int argc, char **argv)
 	ab_rounds(&r);
 	if (interrupt_signal) {
 		fprintf(stderr, "bench ab: interrupted; nothing judged\n");
+		ab_write_csv(&r, false);
 		ret = interrupt_exit_code();
 		goto out_free;
 	}

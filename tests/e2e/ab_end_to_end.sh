@@ -2,14 +2,19 @@
 # ab_end_to_end.sh - bench ab with this build as A and as B, where the
 # verdict is certain whatever the machine's noise (verdicts on real noise
 # belong to benchmarks, not to a test):
-#   A/A, the same build twice, threshold 100 %  -> exit 0, every case ok/slower/faster,
-#                                                  one CSV row per case and round
+#   A/A, the same build twice, threshold 100 %  -> exit 0 (no regression: every case's
+#                                                  interval below +100 %), every case
+#                                                  ok/slower/faster, one CSV row per case
+#                                                  and round with the case's verdict
+#   (14 rounds for two cases, 12 for one: enough that the sign-test interval at
+#   alpha over the cases leaves out the most extreme round on each side, so
+#   one disturbed round cannot make the case inconclusive)
 #   B: the test-only `throttled` strategy spinning 2000 % of its copy's CPU time (21x: a verdict
 #      that holds at a load of 10 on 2 CPUs, where 4x was once judged ok)
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
-#   B whose copies waited 40 ms for a CPU each  -> exit 0 (waits left out),
-#                                                  exit 1 with --wall
+#   B whose copies waited 40 ms for a CPU each  -> exit 0 or 3 (waits left out: no
+#                                                  regression), exit 1 with --wall
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
 #   A that does not exist                       -> exit 2 (cannot judge)
 #   too few rounds for any interval             -> exit 2 before anything runs
@@ -27,18 +32,20 @@ ab() {	# ab ARGS...: a small, quick comparison
 	"$bench" ab --size 2M --dir "$work/data" "$@" >"$work/out" 2>&1
 }
 
-ab --strategy readwrite,sendfile --rounds 10 --threshold 100% --csv "$work/pairs.csv" \
+ab --strategy readwrite,sendfile --rounds 14 --threshold 100% --csv "$work/pairs.csv" \
 	"$bench" "$bench"
 rc=$?
 [ $rc -eq 0 ] && ok || no "A/A: exit $rc, expected 0: $(cat "$work/out")"
-grep -Eq '^readwrite +10 .* (ok|slower|faster)$' "$work/out" && ok || no "A/A readwrite row: $(cat "$work/out")"
-grep -Eq '^bench ab: 2 cases: .*exit 0$' "$work/out" && ok || no "A/A summary: $(cat "$work/out")"
+grep -Eq '^readwrite +14 .* (ok|slower|faster)$' "$work/out" && ok || no "A/A readwrite row: $(cat "$work/out")"
+grep -Eq '^bench ab: 2 cases: .*; no regression; exit 0$' "$work/out" && ok || no "A/A summary: $(cat "$work/out")"
 grep -q 'B/A per round (time without waits for a CPU, wall for a strategy on several CPUs)' "$work/out" &&
 	ok || no "A/A clock not named: $(cat "$work/out")"
-[ "$(grep -c '^readwrite,' "$work/pairs.csv")" -eq 10 ] && [ "$(grep -c '^sendfile,' "$work/pairs.csv")" -eq 10 ] &&
+[ "$(grep -Ec '^readwrite,.*,(ok|slower|faster)$' "$work/pairs.csv")" -eq 14 ] &&
+	[ "$(grep -Ec '^sendfile,.*,(ok|slower|faster)$' "$work/pairs.csv")" -eq 14 ] &&
+	[ "$(head -n 1 "$work/pairs.csv")" = strategy,round,order,a_ns,b_ns,log_ratio,verdict ] &&
 	ok || no "pairs.csv: $(cat "$work/pairs.csv")"
 # ABBA: each case has as many AB rounds as BA rounds
-[ "$(grep -c '^readwrite,[0-9]*,AB,' "$work/pairs.csv")" -eq 5 ] && ok || no "readwrite not ABBA"
+[ "$(grep -c '^readwrite,[0-9]*,AB,' "$work/pairs.csv")" -eq 7 ] && ok || no "readwrite not ABBA"
 left=$(cd "$work/data" && ls | grep -v '^random-2097152-s1\.dat\(\.manifest\)\?$')
 [ -z "$left" ] && ok || no "left in --dir: $left"
 
@@ -64,10 +71,15 @@ out=\$("$bench" "\$@") || { rc=\$?; echo "\$out"; exit \$rc; }
 echo "\$out" | awk '\$1 == "wall_ns" && \$3 == "cpu_wait_ns" { print "wall_ns", \$2 + 40000000, "cpu_wait_ns", \$4 + 40000000; next } { print }'
 EOF
 chmod +x "$work/waited.sh"
-ab --strategy readwrite --rounds 10 --threshold 100% "$bench" "$work/waited.sh"
+# Not a regression: exit 0, or 3 (inconclusive) when rounds whose reported
+# wait is not below their wall (the whole time kept, +40 ms) are too many for
+# the interval to leave out; seen in 2 of 12 rounds on a busy machine.
+ab --strategy readwrite --rounds 12 --threshold 100% "$bench" "$work/waited.sh"
 rc=$?
-[ $rc -eq 0 ] && grep -Eq '^readwrite +10 .* (ok|slower|faster)$' "$work/out" &&
-	ok || no "B that waited for a CPU, waits left out: exit $rc, expected 0: $(cat "$work/out")"
+{ [ $rc -eq 0 ] && grep -Eq '^readwrite +12 .* (ok|slower|faster)$' "$work/out" ||
+	{ [ $rc -eq 3 ] && grep -Eq '^readwrite +12 .* inconclusive$' "$work/out" &&
+	grep -q '^bench ab: inconclusive: readwrite: .* the smallest change these 12 rounds could resolve is about' "$work/out"; }; } &&
+	ok || no "B that waited for a CPU, waits left out: exit $rc, expected 0 or 3: $(cat "$work/out")"
 ab --strategy readwrite --rounds 10 --threshold 100% --wall "$bench" "$work/waited.sh"
 rc=$?
 [ $rc -eq 1 ] && grep -Eq '^readwrite +10 .* regression$' "$work/out" &&
