@@ -39,6 +39,7 @@ struct synth {
 	int syscall_plus;	/* case whose read count grows by 1, or -1 */
 	int drop;		/* case left out, or -1 */
 	int bimodal;		/* case whose odd reps run 1.4x slower, or -1 */
+	unsigned slow_runs;	/* then: its first slow_runs reps instead, when > 0 */
 };
 
 static uint64_t rng_state;
@@ -147,7 +148,7 @@ static const char *synth_write(const char *name, const struct synth *s)
 		for (int c = 0; c < s->ncases; c++) {
 			double t = base_ns[c] * s->factor[c] * m * (1 + s->jitter * uniform());
 
-			if (c == s->bimodal && r % 2)
+			if (c == s->bimodal && (s->slow_runs ? r <= s->slow_runs : r % 2))
 				t *= 1.4;
 
 			if (c == s->drop || (s->status[c] && s->reps == 0))
@@ -831,11 +832,49 @@ static void two_modes(void)
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur) >= 0);
 	mark = strstr(out_buf, "(2 modes)");
 	CHECK(mark && !strstr(mark + 1, "(2 modes)"));	/* once: the baseline's sendfile */
-	CHECK(strstr(out_buf, "; 1 case with two modes (median unstable; the rank test compares all runs)") != NULL);
+	CHECK(strstr(out_buf, "; 1 case with two modes (median unstable; the rank test compares all runs, the slow share is judged too)") != NULL);
 	snprintf(line, sizeof(line), "\nbench check: copy/sendfile random 1M warm: two modes in the baseline: ");
 	CHECK(strstr(out_buf, line) != NULL);
 	CHECK(strstr(out_buf, "(5 runs) and ") != NULL);
 	CHECK(strstr(out_buf, "two modes in the current results") == NULL);
+}
+
+/*
+ * Two modes, 1.4x apart: sendfile's slow runs go from 12 of 60 to 29 of 60.
+ * Still fewer than half, so the median stays in the fast mode (change about
+ * 0) and the rank test alone cannot call it a regression; the slow share
+ * moves the mean by (29 - 12) / 60 x 0.4 = +11.3 %, Fisher's one-sided p
+ * is far below alpha over the 4 cases: a regression of the mode shares,
+ * exit 1, and the report says what was judged. From 12 to 15 of 60 it is
+ * not (+2.0 %, p 0.33).
+ */
+static void mode_shares(void)
+{
+	struct synth b = synth_default(23), c = synth_default(24);
+	char bdir[512];
+	const char *cur;
+
+	b.reps = c.reps = 60;
+	b.noise = c.noise = 0.01;
+	b.bimodal = c.bimodal = 1;
+	b.slow_runs = 12;
+	snprintf(bdir, sizeof(bdir), "%s", synth_write("sharebase", &b));
+	c.slow_runs = 29;
+	cur = synth_write("sharecur", &c);
+	CHECK_EQ_U64(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv"), 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(fabs(column_of("sendfile", "change_pct")) < 3);	/* the median did not move */
+	CHECK_EQ_U64(CHECK_CMD("--baseline", bdir, "--current", cur), 1);
+	CHECK(strstr(out_buf, "bench check: copy/sendfile random 1M warm: slow runs (above ") != NULL);
+	CHECK(strstr(out_buf, ") 12 of 60 in the baseline, 29 of 60 now: the mean time +11.") != NULL);
+	CHECK(strstr(out_buf, "): a regression of the mode shares\n") != NULL);
+	c.slow_runs = 15;
+	cur = synth_write("sharecur15", &c);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") != 1);
+	CHECK(strcmp(verdict_of("sendfile"), "regression") != 0);
+	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur) != 1);
+	CHECK(strstr(out_buf, ") 12 of 60 in the baseline, 15 of 60 now: the mean time +2.") != NULL);
+	CHECK(strstr(out_buf, "not a regression of the mode shares\n") != NULL);
 }
 
 static void formats(const char *base)
@@ -899,6 +938,7 @@ int main(void)
 	several_invocations();
 	formats(base);
 	two_modes();
+	mode_shares();
 	test_cleanup_dir();
 	return test_report("check_verdicts");
 }

@@ -335,6 +335,56 @@ static int holm_adjust(struct check_report *rep, bool slower)
 	return 0;
 }
 
+/* P(X >= k) for X hypergeometric: k or more of the K slow runs among the n
+ * current ones, of N runs in all (Fisher's exact test, one-sided). */
+static double fisher_greater(size_t k, size_t n, size_t K, size_t N)
+{
+	double p = 0;
+
+	for (size_t x = k; x <= n && x <= K; x++) {
+		if (K - x > N - n)
+			continue;
+		p += exp(lgamma((double)K + 1) - lgamma((double)x + 1) - lgamma((double)(K - x) + 1) +
+			 lgamma((double)(N - K) + 1) - lgamma((double)(n - x) + 1) -
+			 lgamma((double)(N - K - (n - x)) + 1) - lgamma((double)N + 1) +
+			 lgamma((double)n + 1) + lgamma((double)(N - n) + 1));
+	}
+	return fmin(1, p);
+}
+
+/*
+ * A case with two modes on either side: a regression that makes the slow
+ * mode more frequent, but still less than half of the runs, leaves the
+ * median, and much of the rank test, where they were. So the share is
+ * judged too: the runs above the cut between the modes (the geometric mean
+ * of their medians), per side; Fisher's exact test for a larger share now;
+ * and the change of the mean time that share moves, (share now - share
+ * before) x (slow / fast - 1). A significant share (alpha over the tested
+ * cases, Bonferroni) moving the mean beyond the threshold is a regression.
+ */
+static void compare_modes(struct check_row *r, const struct check_opts *o, size_t ntests)
+{
+	const struct modes *m = r->c_modes.count == 2 ? &r->c_modes : &r->b_modes;
+
+	if ((r->b_modes.count != 2 && r->c_modes.count != 2) || !r->nb || !r->nc)
+		return;
+	r->share_judged = true;
+	r->cut = sqrt(m->fast_median * m->slow_median);
+	for (size_t i = 0; i < r->nb; i++)
+		r->b_slow += r->b->wall[i] > r->cut;
+	for (size_t i = 0; i < r->nc; i++)
+		r->c_slow += r->c->wall[i] > r->cut;
+	r->share_change = ((double)r->c_slow / (double)r->nc - (double)r->b_slow / (double)r->nb) *
+			  (m->slow_median / m->fast_median - 1);
+	r->share_p = fisher_greater(r->c_slow, r->nc, r->b_slow + r->c_slow, r->nb + r->nc);
+	if (r->timing != T_REGRESSION && r->share_p * (double)(ntests ? ntests : 1) < o->alpha &&
+	    r->share_change > r->threshold && (o->ref == REF_ABSOLUTE || !checkset_is_limit(r->b))) {
+		r->timing = T_REGRESSION;
+		r->by_share = true;
+		r->inconclusive = false;
+	}
+}
+
 /* The verdict from the (adjusted) p-values, the change and the threshold. */
 static void judge_timing(struct check_row *r, const struct check_opts *o)
 {
@@ -388,6 +438,7 @@ static int check_timings(struct check_report *rep, const struct check_opts *o,
 		warn_unreachable(rep, r->nb, r->nc, o->alpha,
 				 o->uncorrected ? 1 : ntests, err);
 		judge_timing(r, o);
+		compare_modes(r, o, o->uncorrected ? 1 : ntests);
 	}
 	return 0;
 }
@@ -540,7 +591,7 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
 	if (len < cap && rep->bimodal && !o->only_syscalls)
-		len += (size_t)snprintf(s + len, cap - len, "; %zu case%s with two modes (median unstable; the rank test compares all runs)",
+		len += (size_t)snprintf(s + len, cap - len, "; %zu case%s with two modes (median unstable; the rank test compares all runs, the slow share is judged too)",
 					rep->bimodal, rep->bimodal == 1 ? "" : "s");
 	if (len < cap && rep->shared != SHARED_NONE)
 		len += (size_t)snprintf(s + len, cap - len, "; %s",

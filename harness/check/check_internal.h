@@ -71,6 +71,12 @@ struct check_row {
 	 * out. INFINITY when no slowdown can be ruled out. */
 	double upper, abs_upper;
 	bool cleared;		/* a bound below the threshold: no regression */
+	/* Two modes on a side: the runs above the cut between them, per side
+	 * (check.c's compare_modes), the change of the mean time their share
+	 * moves, and the one-sided p of a larger slow share now (Fisher). */
+	bool share_judged, by_share;	/* by_share: the regression is the share's */
+	double cut, share_change, share_p;
+	size_t b_slow, c_slow;
 	bool inconclusive;	/* timing judged, neither regression nor cleared */
 	enum check_timing timing;
 	bool failed;		/* the current run of the case failed */

@@ -107,6 +107,19 @@ static void say_modes(const struct check_report *rep, FILE *out, bool md)
 				md ? "\n" : "", r->label, side ? "current results" : "baseline",
 				fast, m->fast_runs, slow, m->slow_runs);
 		}
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (!r->share_judged)
+			continue;
+		fmt_ns(r->cut, fast, sizeof(fast));
+		fprintf(out, "%sbench check: %s: slow runs (above %s) %zu of %zu in the baseline, %zu of %zu now: the mean time %+.1f%% from the share alone (one-sided Fisher p %.4g): %s\n",
+			md ? "\n" : "", r->label, fast, r->b_slow, r->nb, r->c_slow, r->nc,
+			r->share_change * 100, r->share_p,
+			r->by_share ? "a regression of the mode shares" :
+			r->timing == T_REGRESSION ? "a regression of the runs' ranks" :
+			"not a regression of the mode shares");
+	}
 }
 
 /* Under the table: each case that could not be told from a regression, with
