@@ -13,8 +13,8 @@
  * against the dataset's hash and removes it. Whatever the machine did in a
  * round hits both runs of the pair, so the per-round ratio B/A cancels the
  * drift that makes two invocations hard to compare (docs/check.md). The
- * verdict comes from the median of ln(B/A) and its sign-test interval
- * (abstat.h), at alpha over all cases (Bonferroni).
+ * verdict comes from the Hodges-Lehmann estimate of ln(B/A) and its
+ * signed-rank interval (abstat.h), at alpha over all cases (Bonferroni).
  *
  * Exit codes, as bench check's (abstat.h's ab_exit_code): 0 no regression
  * (every case's interval below 1 + threshold), 1 a regression or a case B
@@ -442,15 +442,21 @@ static void fmt_ns(double ns, char *out, size_t n)
 		snprintf(out, n, "%.1f ms", ns / 1e6);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static double median_of(const double *x, size_t n)
 {
 	double *t = malloc((n + 1) * sizeof(*t)), m = NAN;
-	struct ab_stat st;
 
 	if (t && n) {
 		memcpy(t, x, n * sizeof(*t));
-		ab_interval(t, n, 1, &st);
-		m = st.median;
+		qsort(t, n, sizeof(*t), cmp_double);
+		m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	}
 	free(t);
 	return m;
@@ -463,7 +469,7 @@ static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *
 	fmt_ns(median_of(c->ns[0], c->n), a, sizeof(a));
 	fmt_ns(median_of(c->ns[1], c->n), b, sizeof(b));
 	if (c->n)
-		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.median) * 100);
+		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.shift) * 100);
 	if (c->st.judged)
 		snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", expm1(c->st.lo) * 100,
 			 expm1(c->st.hi) * 100);
@@ -484,7 +490,7 @@ static void ab_say_inconclusive(const struct ab_run *r)
 			continue;
 		if (c->st.judged)
 			printf("%sbench ab: inconclusive: %s: B/A %+.2f%%, interval %+.2f%% .. %+.2f%%: the smallest change these %zu rounds could resolve is about %.1f%%, the threshold %g%% (more rounds: --rounds)\n",
-			       r->o->markdown ? "\n" : "", c->name, expm1(c->st.median) * 100,
+			       r->o->markdown ? "\n" : "", c->name, expm1(c->st.shift) * 100,
 			       expm1(c->st.lo) * 100, expm1(c->st.hi) * 100, c->n,
 			       ab_resolution(&c->st) * 100, r->o->threshold * 100);
 		else
@@ -511,7 +517,7 @@ static void ab_report(const struct ab_run *r, int code, const struct ab_tally *t
 			printf(" %zu %s,", t->v[v], ab_verdict_name((enum ab_verdict)v));
 	if (t->a_failed + t->b_failed)
 		printf(" %zu failed,", t->a_failed + t->b_failed);
-	printf(" B/A per round (%s), A %s, B %s; median and its %.4g%% interval (sign test, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); %s; exit %d\n",
+	printf(" B/A per round (%s), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); %s; exit %d\n",
 	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
 	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha) * 100, r->o->alpha, r->ncases,
 	       r->o->threshold * 100, r->retried,
@@ -613,7 +619,7 @@ static int ab_enough_rounds(const struct ab_run *r)
 
 	if (r->o->rounds >= need)
 		return 0;
-	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g need at least %zu rounds each (sign test: all %zu pairs the same way)\n",
+	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g need at least %zu rounds each (signed-rank test: all %zu pairs the same way)\n",
 		r->o->rounds, r->ncases, r->o->alpha, need, need);
 	return -1;
 }

@@ -339,8 +339,9 @@ const struct cli_command cli_commands[] = {
 	  "strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
 	  "be a script that sets an environment and runs a bench.\n"
 	  "\n"
-	  "Per case: the median of B/A over the rounds and its sign-test interval at\n"
-	  "alpha over all cases. regression: the interval above 1 and the median above\n"
+	  "Per case: the Hodges-Lehmann estimate of B/A over the rounds and its\n"
+	  "signed-rank interval at alpha over all cases. regression: the interval above\n"
+	  "1 and the estimate above\n"
 	  "1 + threshold; no regression (ok, slower, faster): the interval's upper end\n"
 	  "below 1 + threshold; inconclusive: neither, with the smallest change the\n"
 	  "rounds could resolve.",
