@@ -122,6 +122,19 @@ double ab_resolution(const struct ab_stat *st)
 	return st->judged ? expm1((st->hi - st->lo) / 2) : NAN;
 }
 
+unsigned ab_look_at(size_t n, size_t per_look)
+{
+	if (!per_look || !n || n % per_look || n / per_look > AB_LOOKS)
+		return 0;
+	return (unsigned)(n / per_look);
+}
+
+enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st)
+{
+	ab_interval(logr, n, a / AB_LOOKS, st);
+	return ab_judge(st, threshold);
+}
+
 int ab_exit_code(const struct ab_tally *t)
 {
 	if (t->b_failed || t->v[AB_REGRESSION])

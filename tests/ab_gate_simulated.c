@@ -87,6 +87,70 @@ static void covered(void)
 	}
 }
 
+/*
+ * Sequential invocations, as bench ab samples: looks at 30, 60, ... 180
+ * rounds (AB_LOOKS), each at alpha / AB_LOOKS, stopping at the first look
+ * that decides. Counts the regressions, the exits 0, and the final
+ * intervals that miss the true shift.
+ */
+struct seq_count {
+	size_t regression, green, miss, looks;
+};
+
+static void sequential(uint64_t seed, double shift, size_t invocations, struct seq_count *out)
+{
+	static double logr[ROUNDS * AB_LOOKS], tmp[ROUNDS * AB_LOOKS];
+	uint64_t s = seed;
+
+	*out = (struct seq_count){ 0 };
+	for (size_t i = 0; i < invocations; i++) {
+		enum ab_verdict v = AB_INCONCLUSIVE;
+		struct ab_stat st;
+		size_t n;
+
+		for (n = 1; n <= ROUNDS * AB_LOOKS; n++) {
+			logr[n - 1] = log1p(shift) + SD * gauss(&s);
+			if (!ab_look_at(n, ROUNDS))
+				continue;
+			for (size_t k = 0; k < n; k++)
+				tmp[k] = logr[k];
+			v = ab_look(tmp, n, ALPHA, THRESHOLD, &st);
+			out->looks++;
+			if (v != AB_INCONCLUSIVE)
+				break;
+		}
+		out->regression += v == AB_REGRESSION;
+		out->green += v == AB_OK || v == AB_SLOWER || v == AB_FASTER;
+		out->miss += st.judged && (st.lo > log1p(shift) || st.hi < log1p(shift));
+	}
+}
+
+/*
+ * Under repeated looks: A/A over 1000 invocations, regression at most alpha;
+ * +3 %, never green; the interval at the look that stopped misses the shift
+ * at most alpha of the time. Looking at each look with the full alpha (no
+ * spending) breaks the first and the last.
+ */
+static void repeated_looks(void)
+{
+	struct seq_count c;
+
+	sequential(31, 0, 1000, &c);
+	fprintf(stderr, "sequential A/A: %zu regression, %zu green, %zu missed, %zu looks\n",
+		c.regression, c.green, c.miss, c.looks);
+	CHECK(c.regression <= (size_t)(ALPHA * 1000));
+	CHECK(c.miss <= (size_t)(ALPHA * 1000));
+	CHECK_EQ_U64(c.regression, 6);
+	CHECK_EQ_U64(c.miss, 8);
+	sequential(32, 0.03, 1000, &c);
+	fprintf(stderr, "sequential +3 %%: %zu regression, %zu green, %zu missed, %zu looks\n",
+		c.regression, c.green, c.miss, c.looks);
+	CHECK_EQ_U64(c.green, 0);
+	CHECK(c.miss <= (size_t)(ALPHA * 1000));
+	CHECK_EQ_U64(c.regression, 677);	/* 30 rounds alone: 219 of 2000 */
+	CHECK_EQ_U64(c.miss, 2);
+}
+
 /* One simulated invocation of one case: its verdict. */
 static enum ab_verdict invocation(uint64_t *s, double shift)
 {
@@ -175,5 +239,6 @@ int main(void)
 	shift_3();
 	exit_codes();
 	covered();
+	repeated_looks();
 	return test_report("ab_gate_simulated");
 }

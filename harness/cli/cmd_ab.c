@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define AB_MAX_CASES 32
@@ -66,6 +67,7 @@ struct ab_opts {
 	bool markdown;
 	bool wall;		/* plain wall time, its waits for a CPU included */
 	uint64_t seed;
+	unsigned max_time;	/* seconds of rounds: no round starts after */
 };
 
 struct ab_case {
@@ -76,8 +78,9 @@ struct ab_case {
 	size_t n;
 	int failed;		/* -1, or the side (0 A, 1 B) that failed */
 	char why[256];
-	struct ab_stat st;
+	struct ab_stat st;	/* at the case's last look */
 	enum ab_verdict v;
+	bool decided;		/* a look decided it (or it failed): no more rounds */
 };
 
 struct ab_run {
@@ -87,8 +90,10 @@ struct ab_run {
 	struct dataset ds;
 	char workdir[PATH_MAX], dst[PATH_MAX + 16];
 	FILE *csv;
-	double case_alpha;	/* alpha over the cases */
+	double case_alpha;	/* alpha over the cases (then over the looks: abstat.h) */
 	size_t retried;		/* pairs made again */
+	unsigned looks;		/* looks made */
+	const char *stopped;	/* what ended the rounds */
 };
 
 static const char side_name[2] = { 'A', 'B' };
@@ -114,6 +119,7 @@ static int ab_apply(struct cli_parser *p, const struct cli_option *opt, const st
 	case OPT_AB_FORMAT: o->markdown = v->choice == 1; break;
 	case OPT_AB_SEED: o->seed = v->u; break;
 	case OPT_WALL: o->wall = true; break;
+	case OPT_AB_MAX_TIME: o->max_time = (unsigned)v->u; break;
 	default: break;
 	}
 	return 0;
@@ -129,7 +135,7 @@ static int ab_parse(struct ab_opts *o, int argc, char **argv)
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	*o = (struct ab_opts){ .size = 64ull << 20, .kind = DATASET_RANDOM, .cache = CACHE_WARM,
 			       .rounds = 30, .warmup = 1, .threshold = 0.01, .alpha = 0.01,
-			       .dir = default_dir, .seed = 1 };
+			       .dir = default_dir, .seed = 1, .max_time = 180 };
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret;
@@ -153,10 +159,11 @@ static int ab_add_case(struct ab_run *r, const char *name, size_t len)
 	c = &r->c[r->ncases++];
 	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, name);
 	c->failed = -1;
-	c->ns[0] = calloc(r->o->rounds, sizeof(double));
-	c->ns[1] = calloc(r->o->rounds, sizeof(double));
-	c->logr = calloc(r->o->rounds, sizeof(double));
-	c->round = calloc(r->o->rounds, sizeof(long));
+	c->v = AB_INCONCLUSIVE;
+	c->ns[0] = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->ns[1] = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->logr = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->round = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(long));
 	return c->ns[0] && c->ns[1] && c->logr && c->round ? 0 : -ENOMEM;
 }
 
@@ -408,14 +415,63 @@ static void ab_write_csv(const struct ab_run *r, bool judged)
 	}
 }
 
-/* All rounds: the cases shuffled per round, A and B alternating first. */
+/* A look at every case still open after m measured rounds (abstat.h): its
+ * verdict at alpha over the cases and the looks. Whether all are decided. */
+static bool ab_look_all(struct ab_run *r, size_t m)
+{
+	bool all = true;
+
+	r->looks = ab_look_at(m, r->o->rounds);
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct ab_case *c = &r->c[i];
+		double *t;
+
+		if (c->decided || c->failed >= 0) {
+			c->decided = true;
+			continue;
+		}
+		t = malloc((c->n + 1) * sizeof(*t));
+		if (t) {
+			memcpy(t, c->logr, c->n * sizeof(*t));
+			c->v = ab_look(t, c->n, r->case_alpha, r->o->threshold, &c->st);
+		}
+		free(t);
+		c->decided = c->v != AB_INCONCLUSIVE;
+		all &= c->decided;
+	}
+	return all;
+}
+
+static double ab_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The rounds: the cases shuffled per round, A and B alternating first; a
+ * look every --rounds rounds, after which a decided case is not run again;
+ * until every case is decided, AB_LOOKS looks, or --max-time.
+ */
 static void ab_rounds(struct ab_run *r)
 {
-	long total = (long)r->o->warmup + (long)r->o->rounds;
+	long total = (long)r->o->warmup + (long)r->o->rounds * AB_LOOKS;
 	uint64_t rng = r->o->seed;
 	size_t order[AB_MAX_CASES];
+	double start = 0;
 
+	r->stopped = "6 looks";
 	for (long round = 0; round < total && !interrupt_signal; round++) {
+		long m = round - (long)r->o->warmup;
+
+		if (m == 0)
+			start = ab_seconds();
+		if (m > 0 && ab_seconds() - start >= r->o->max_time) {
+			r->stopped = "--max-time";
+			break;
+		}
 		for (size_t i = 0; i < r->ncases; i++)
 			order[i] = i;
 		for (size_t i = r->ncases; i > 1; i--) {
@@ -425,8 +481,13 @@ static void ab_rounds(struct ab_run *r)
 			order[j] = tmp;
 		}
 		for (size_t i = 0; i < r->ncases && !interrupt_signal; i++)
-			ab_pair(r, &r->c[order[i]], round - (long)r->o->warmup,
-				(round + (long)order[i]) % 2);
+			if (!r->c[order[i]].decided)
+				ab_pair(r, &r->c[order[i]], m, (round + (long)order[i]) % 2);
+		if (m >= 0 && ab_look_at((size_t)m + 1, r->o->rounds) && !interrupt_signal &&
+		    ab_look_all(r, (size_t)m + 1)) {
+			r->stopped = "every case decided";
+			break;
+		}
 	}
 }
 
@@ -468,7 +529,7 @@ static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *
 
 	fmt_ns(median_of(c->ns[0], c->n), a, sizeof(a));
 	fmt_ns(median_of(c->ns[1], c->n), b, sizeof(b));
-	if (c->n)
+	if (c->st.n)
 		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.shift) * 100);
 	if (c->st.judged)
 		snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", expm1(c->st.lo) * 100,
@@ -489,9 +550,9 @@ static void ab_say_inconclusive(const struct ab_run *r)
 		if (c->failed >= 0 || c->v != AB_INCONCLUSIVE)
 			continue;
 		if (c->st.judged)
-			printf("%sbench ab: inconclusive: %s: B/A %+.2f%%, interval %+.2f%% .. %+.2f%%: the smallest change these %zu rounds could resolve is about %.1f%%, the threshold %g%% (more rounds: --rounds)\n",
+			printf("%sbench ab: inconclusive: %s: B/A %+.2f%%, interval %+.2f%% .. %+.2f%%: the smallest change these %zu rounds could resolve is about %.1f%%, the threshold %g%% (more time: --max-time, or more rounds a look: --rounds)\n",
 			       r->o->markdown ? "\n" : "", c->name, expm1(c->st.shift) * 100,
-			       expm1(c->st.lo) * 100, expm1(c->st.hi) * 100, c->n,
+			       expm1(c->st.lo) * 100, expm1(c->st.hi) * 100, c->st.n,
 			       ab_resolution(&c->st) * 100, r->o->threshold * 100);
 		else
 			printf("%sbench ab: inconclusive: %s: %zu rounds give no interval\n",
@@ -517,10 +578,11 @@ static void ab_report(const struct ab_run *r, int code, const struct ab_tally *t
 			printf(" %zu %s,", t->v[v], ab_verdict_name((enum ab_verdict)v));
 	if (t->a_failed + t->b_failed)
 		printf(" %zu failed,", t->a_failed + t->b_failed);
-	printf(" B/A per round (%s), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); %s; exit %d\n",
+	printf(" B/A per round (%s), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases and %d looks, one every %u rounds), threshold %g%%; looks made: %u, stopped by %s; %zu pairs made again (disturbed); %s; exit %d\n",
 	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
-	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha) * 100, r->o->alpha, r->ncases,
-	       r->o->threshold * 100, r->retried,
+	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha / AB_LOOKS) * 100, r->o->alpha,
+	       r->ncases, AB_LOOKS, r->o->rounds, r->o->threshold * 100, r->looks, r->stopped,
+	       r->retried,
 	       code == 1 ? "regression" : code == AB_EXIT_INCONCLUSIVE ? "inconclusive" :
 	       code == 0 ? "no regression" : "not judged", code);
 	ab_say_inconclusive(r);
@@ -534,13 +596,7 @@ static int ab_judge_all(struct ab_run *r)
 
 	for (size_t i = 0; i < r->ncases; i++) {
 		struct ab_case *c = &r->c[i];
-		double *t = malloc((c->n + 1) * sizeof(*t));
 
-		if (t)
-			memcpy(t, c->logr, c->n * sizeof(*t));
-		ab_interval(t ? t : c->logr, c->n, r->case_alpha, &c->st);
-		free(t);
-		c->v = ab_judge(&c->st, r->o->threshold);
 		if (c->failed >= 0)
 			fprintf(stderr, "bench ab: %s failed in %s\n", c->name, c->why);
 		if (c->failed == 0)
@@ -615,12 +671,12 @@ static void ab_free(struct ab_run *r)
 /* Too few rounds for any interval: said before anything runs. */
 static int ab_enough_rounds(const struct ab_run *r)
 {
-	size_t need = ab_min_rounds(r->case_alpha);
+	size_t need = ab_min_rounds(r->case_alpha / AB_LOOKS);
 
 	if (r->o->rounds >= need)
 		return 0;
-	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g need at least %zu rounds each (signed-rank test: all %zu pairs the same way)\n",
-		r->o->rounds, r->ncases, r->o->alpha, need, need);
+	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g over %d looks need at least %zu rounds each (signed-rank test: all %zu pairs the same way)\n",
+		r->o->rounds, r->ncases, r->o->alpha, AB_LOOKS, need, need);
 	return -1;
 }
 

@@ -228,8 +228,12 @@ const struct cli_option cli_options[] = {
 	  "random, text, zero or sparse", AB), .choices = dataset_kinds, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_AB_CACHE, "cache", 0, ARG_CHOICE, "MODE", "warm", "warm or cold", AB),
 	  .choices = ab_caches, .complete = COMPLETE_CHOICES },
-	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30", "measured rounds", AB),
-	  .min = 1, .max = 100000 },
+	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30",
+	  "rounds to the first look; a case still undecided is sampled on, with\n"
+	  "a look every N rounds, up to 6 looks", AB), .min = 1, .max = 100000 },
+	{ OPTION(OPT_AB_MAX_TIME, "max-time", 0, ARG_COUNT, "SEC", "180",
+	  "no round starts after this many seconds of rounds; the verdicts are\n"
+	  "those of the last look", AB), .min = 1, .max = 86400 },
 	{ OPTION(OPT_AB_WARMUP, "warmup", 0, ARG_COUNT, "N", "1", "unmeasured rounds first", AB),
 	  .min = 0, .max = 1000 },
 	{ OPTION(OPT_AB_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "1%",
@@ -239,7 +243,8 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
 	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_CSV, "csv", 0, ARG_STRING, "FILE", NULL,
-	  "every pair: case, round, order, A's and B's ns, ln(B/A)", AB), .complete = COMPLETE_FILE },
+	  "every pair: case, round, order, A's and B's ns, ln(B/A), the case's verdict", AB),
+	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_AB_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
 	  "table, or markdown (for a CI job summary)", AB),
 	  .choices = ab_formats, .complete = COMPLETE_CHOICES },
@@ -340,8 +345,9 @@ const struct cli_command cli_commands[] = {
 	  "be a script that sets an environment and runs a bench.\n"
 	  "\n"
 	  "Per case: the Hodges-Lehmann estimate of B/A over the rounds and its\n"
-	  "signed-rank interval at alpha over all cases. regression: the interval above\n"
-	  "1 and the estimate above\n"
+	  "signed-rank interval at alpha over all cases and 6 looks (Bonferroni): a\n"
+	  "case is sampled until a look decides it, 6 looks pass, or --max-time.\n"
+	  "regression: the interval above 1 and the estimate above\n"
 	  "1 + threshold; no regression (ok, slower, faster): the interval's upper end\n"
 	  "below 1 + threshold; inconclusive: neither, with the smallest change the\n"
 	  "rounds could resolve.",
