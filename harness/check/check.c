@@ -26,6 +26,12 @@
  *    so it is judged on its own against memcpy (judge_shared): a shared
  *    slowdown that memcpy did not show fails the check; one memcpy shows
  *    too is the machine.
+ *  - as a gate the check ends in one of three outcomes (docs/check.md): a
+ *    regression (exit 1); no regression (exit 0), every judged case's
+ *    one-sided upper bound of its change (upper_bound) below its threshold;
+ *    or inconclusive (exit 3), neither, or a shared change the machine made
+ *    too. A case with two modes is judged on its slow-run share as well
+ *    (compare_modes).
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */

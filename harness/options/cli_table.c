@@ -395,7 +395,7 @@ const struct cli_command cli_commands[] = {
 	  "check: each case of DIR against its last N runs on the same host, kernel, filesystem and build.\n"
 	  "changes: the commits where a case's level shifted. plot: median MiB/s over commits, per workload.\n"
 	  "export: a table of the database as CSV.",
-	  NULL, EXIT1_HISTORY, NULL, NULL, NULL },
+	  NULL, EXIT1_HISTORY, NULL, NULL, "inconclusive (check): neither a regression nor none shown" },
 	{ CMD_HADD, "history add", "usage: bench history add DIR... [options]",
 	  "Adds results folders to the history, each once; commit and branch from git\n"
 	  "unless given.", NULL, "a failure", NULL, NULL, NULL },
