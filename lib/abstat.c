@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * abstat.c - median log-ratio of paired runs and its sign-test interval
- * (abstat.h). Exact binomial tail sums: n stays in the hundreds.
+ * abstat.c - the Hodges-Lehmann estimate of paired log-ratios and its
+ * Wilcoxon signed-rank interval (abstat.h); the verdict and exit code.
  */
 #include "abstat.h"
 
@@ -15,22 +15,44 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* P(Bin(n, 1/2) < k), summed in logs so that large n cannot overflow. */
-static double binom_below(size_t n, size_t k)
+/*
+ * P(T < k) for k = 0 .. N + 1 into below[], T the Wilcoxon signed-rank
+ * statistic of n values under no change: each rank r joins the sum with
+ * probability 1/2. Exact by convolution for n <= AB_EXACT_MAX, else the
+ * normal approximation (mean N/2, variance n(n+1)(2n+1)/24).
+ */
+static void signed_rank_below(size_t n, double *below)
 {
-	double sum = 0;
+	size_t N = n * (n + 1) / 2;
+	double *p = calloc(N + 1, sizeof(*p)), acc = 0;
 
-	for (size_t i = 0; i < k && i <= n; i++)
-		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
-			   lgamma((double)(n - i) + 1) - (double)n * log(2.0));
-	return sum;
+	if (p && n <= AB_EXACT_MAX) {
+		p[0] = 1;
+		for (size_t r = 1; r <= n; r++) {
+			for (size_t t = r * (r + 1) / 2; t >= r; t--)
+				p[t] = (p[t] + p[t - r]) / 2;
+			for (size_t t = 0; t < r; t++)
+				p[t] /= 2;
+		}
+	}
+	for (size_t k = 0; k <= N + 1; k++) {
+		if (p && n <= AB_EXACT_MAX) {
+			below[k] = acc;
+			acc += k <= N ? p[k] : 0;
+		} else {
+			double sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24);
+
+			below[k] = 0.5 * erfc(-(((double)k - 0.5) - (double)N / 2) / (sd * sqrt(2)));
+		}
+	}
+	free(p);
 }
 
 size_t ab_min_rounds(double a)
 {
 	size_t n = 1;
 
-	while (2 * binom_below(n, 1) > a && n < 64)
+	while (2 / ldexp(1, (int)n) > a && n < 64)
 		n++;
 	return n;
 }
@@ -41,42 +63,92 @@ static double sorted_median(const double *x, size_t n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
+/* The n(n+1)/2 Walsh averages of x, sorted. NULL on ENOMEM. */
+static double *walsh_sorted(const double *x, size_t n)
+{
+	double *w = malloc((n * (n + 1) / 2 + 1) * sizeof(*w));
+	size_t m = 0;
+
+	for (size_t i = 0; w && i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[m++] = (x[i] + x[j]) / 2;
+	if (w)
+		qsort(w, m, sizeof(*w), cmp_double);
+	return w;
+}
+
 void ab_interval(double *logr, size_t n, double a, struct ab_stat *st)
 {
-	size_t k = 0;
+	size_t N = n * (n + 1) / 2, k = 0;
+	double *w, *below;
 
-	*st = (struct ab_stat){ .n = n, .median = NAN, .lo = NAN, .hi = NAN, .cover = NAN };
+	*st = (struct ab_stat){ .n = n, .shift = NAN, .lo = NAN, .hi = NAN, .cover = NAN };
 	if (!n)
 		return;
 	qsort(logr, n, sizeof(*logr), cmp_double);
-	st->median = sorted_median(logr, n);
+	w = walsh_sorted(logr, n);
+	below = malloc((N + 2) * sizeof(*below));
+	if (!w || !below)
+		goto out_free;
+	st->shift = sorted_median(w, N);
+	signed_rank_below(n, below);
 	/* the largest k whose interval still covers with 1 - a */
-	while (k + 1 <= (n + 1) / 2 && 2 * binom_below(n, k + 1) <= a)
+	while (k + 1 <= (N + 1) / 2 && 2 * below[k + 1] <= a)
 		k++;
 	if (!k)
-		return;
+		goto out_free;
 	st->judged = true;
-	st->lo = logr[k - 1];
-	st->hi = logr[n - k];
-	st->cover = 1 - 2 * binom_below(n, k);
+	st->lo = w[k - 1];
+	st->hi = w[N - k];
+	st->cover = 1 - 2 * below[k];
+out_free:
+	free(below);
+	free(w);
 }
 
 enum ab_verdict ab_judge(const struct ab_stat *st, double threshold)
 {
 	if (!st->judged)
-		return AB_UNJUDGED;
-	if (st->lo > 0)
-		return st->median > log1p(threshold) ? AB_REGRESSION : AB_SLOWER;
-	if (st->hi < 0)
-		return AB_FASTER;
-	return AB_OK;
+		return AB_INCONCLUSIVE;
+	if (st->lo > 0 && st->shift > log1p(threshold))
+		return AB_REGRESSION;
+	if (!(st->hi < log1p(threshold)))
+		return AB_INCONCLUSIVE;
+	return st->lo > 0 ? AB_SLOWER : st->hi < 0 ? AB_FASTER : AB_OK;
+}
+
+double ab_resolution(const struct ab_stat *st)
+{
+	return st->judged ? expm1((st->hi - st->lo) / 2) : NAN;
+}
+
+unsigned ab_look_at(size_t n, size_t per_look)
+{
+	if (!per_look || !n || n % per_look || n / per_look > AB_LOOKS)
+		return 0;
+	return (unsigned)(n / per_look);
+}
+
+enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st)
+{
+	ab_interval(logr, n, a / AB_LOOKS, st);
+	return ab_judge(st, threshold);
+}
+
+int ab_exit_code(const struct ab_tally *t)
+{
+	if (t->b_failed || t->v[AB_REGRESSION])
+		return 1;
+	if (t->a_failed)
+		return 2;
+	return t->v[AB_INCONCLUSIVE] ? AB_EXIT_INCONCLUSIVE : 0;
 }
 
 const char *ab_verdict_name(enum ab_verdict v)
 {
 	static const char *const names[] = {
 		[AB_OK] = "ok", [AB_FASTER] = "faster", [AB_SLOWER] = "slower",
-		[AB_REGRESSION] = "regression", [AB_UNJUDGED] = "cannot judge",
+		[AB_REGRESSION] = "regression", [AB_INCONCLUSIVE] = "inconclusive",
 	};
 
 	return names[v];

@@ -2,11 +2,14 @@
 /*
  * ab_interval_known_shift.c - the verdict of `bench ab` (abstat.c) on
  * synthetic paired data with a known shift: 30 log-ratios ln(1 + shift)
- * plus a spread of +-1.45 % in steps of 0.1 %, shuffled. The median is the
- * shift itself; at alpha 0.01 the sign-test interval is [x(8), x(23)]
- * (coverage 1 - 2 P(Bin(30, 1/2) <= 7) = 0.99478), i.e. the shift -0.75 %
- * and +0.75 %; the verdict follows from where the interval lies and the
- * threshold. The minimum rounds are the smallest n with 2 / 2^n <= alpha.
+ * plus a spread of +-1.45 % in steps of 0.1 %, shuffled. The Hodges-Lehmann
+ * estimate is the shift itself (the data are symmetric about it). At alpha
+ * 0.01 the signed-rank critical value for n = 30 is 109 (the published
+ * tables: P(T <= 109) <= 0.005 < P(T <= 110)), so the interval is the 110th
+ * and 356th of the 465 Walsh averages shift + (i + j - 29) / 2000: i + j =
+ * 19 and 39, the shift -0.5 % and +0.5 % (the sign test's was +-0.75 %).
+ * The verdict follows from where the interval lies and the threshold: no
+ * regression needs its upper end below ln(1 + threshold). The minimum rounds are the smallest n with 2 / 2^n <= alpha.
  */
 #include "abstat.h"
 #include "testutil.h"
@@ -36,10 +39,10 @@ static void check_shift(double shift, double threshold, enum ab_verdict want)
 	ab_interval(x, N, 0.01, &st);
 	CHECK(st.judged);
 	CHECK_EQ_U64(st.n, N);
-	CHECK(fabs(st.median - log1p(shift)) < 1e-12);
-	CHECK(fabs(st.lo - (log1p(shift) - 0.0075)) < 1e-12);
-	CHECK(fabs(st.hi - (log1p(shift) + 0.0075)) < 1e-12);
-	CHECK(fabs(st.cover - 0.99477712) < 1e-7);
+	CHECK(fabs(st.shift - log1p(shift)) < 1e-12);
+	CHECK(fabs(st.lo - (log1p(shift) - 0.005)) < 1e-12);
+	CHECK(fabs(st.hi - (log1p(shift) + 0.005)) < 1e-12);
+	CHECK(fabs(st.cover - 0.99006849) < 1e-7);	/* 1 - 2 P(T <= 109) */
 	CHECK(ab_judge(&st, threshold) == want);
 	if (ab_judge(&st, threshold) != want)
 		fprintf(stderr, "  shift %g threshold %g: got %s\n", shift, threshold,
@@ -62,18 +65,20 @@ static void too_few(void)
 	ab_interval(x, 7, 0.01, &st);
 	CHECK(!st.judged);
 	CHECK(isnan(st.lo) && isnan(st.hi));
-	CHECK(fabs(st.median - 0.8) < 1e-12);
-	CHECK(ab_judge(&st, 0.01) == AB_UNJUDGED);
+	CHECK(fabs(st.shift - 0.8) < 1e-12);
+	CHECK(ab_judge(&st, 0.01) == AB_INCONCLUSIVE);
 	ab_interval(x, 8 - 1, 0.02, &st);	/* 2/128 <= 0.02 */
 	CHECK(st.judged && st.lo == 0.5 && st.hi == 1.1);
 }
 
 int main(void)
 {
-	check_shift(0.05, 0.01, AB_REGRESSION);	/* [+4.25 %, +5.75 %] in log */
+	check_shift(0.05, 0.01, AB_REGRESSION);	/* [+4.38 %, +5.38 %] in log */
 	check_shift(0.05, 0.10, AB_SLOWER);	/* above 0, not beyond 10 % */
 	check_shift(0.03, 0.01, AB_REGRESSION);
-	check_shift(0.005, 0.01, AB_OK);	/* [-0.25 %, +1.25 %] holds 0 */
+	/* [-0.001 %, +0.999 %] in log: holds 0, but not below ln 1.01 = 0.995 % */
+	check_shift(0.005, 0.01, AB_INCONCLUSIVE);
+	check_shift(0.005, 0.02, AB_OK);
 	check_shift(0, 0.01, AB_OK);
 	check_shift(-0.05, 0.01, AB_FASTER);
 	min_rounds();

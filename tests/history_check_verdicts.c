@@ -6,7 +6,7 @@
  * read is syscalls-changed, new and missing cases are named, runs of
  * another host are not compared with, a case whose runs swing +-15% from run
  * to run is not a regression at +25% (beyond the 5% threshold, inside its
- * spread) while a quiet case is, the window
+ * spread: inconclusive) while a quiet case is, the window
  * decides which runs count, and a run already in the history is not
  * compared with itself.
  */
@@ -123,7 +123,8 @@ static void verdicts_cases(void)
 	CHECK(strstr(hout, "- copy/copy_file_range random 1M warm: regression: fastest rep +"));
 }
 
-/* A case whose runs swing +-15% is not a regression at +25%; a quiet one is. */
+/* A case whose runs swing +-15% is not a regression at +25%, nor can one be
+ * ruled out (inconclusive); a quiet one is. */
 static void verdicts_noisy(void)
 {
 	struct hsynth s;
@@ -141,7 +142,7 @@ static void verdicts_noisy(void)
 	s.factor[2] = 1.25;
 	rc = check(db2, hsynth_write("noisy25", &s), NULL);
 	CHECK_EQ_U64(rc, 1);
-	CHECK(strcmp(hverdict("readwrite"), "ok") == 0);
+	CHECK(strcmp(hverdict("readwrite"), "inconclusive") == 0);
 	CHECK(strcmp(hverdict("copy_file_range"), "regression") == 0);
 }
 
@@ -166,6 +167,39 @@ static void verdicts_window(void)
 	rc = check(db3, hsynth_path("slow-again"), "--window=20");
 	CHECK_EQ_U64(rc, 0);
 	CHECK(strcmp(hverdict("copy_file_range"), "ok") == 0);
+}
+
+/*
+ * Two earlier runs give no spread: the timing is not judged, and a gate that
+ * cannot judge says inconclusive (exit 3), in the csv's verdict and the
+ * json's, never no regression. With three the quiet case is judged: 0.
+ */
+static void verdicts_too_few(void)
+{
+	static char db5[600];
+	struct hsynth s = hsynth_default(701);
+	int rc;
+
+	snprintf(db5, sizeof(db5), "%s", hsynth_path("h5.sqlite"));
+	add(db5, "f1", &s);
+	s = hsynth_default(702);
+	add(db5, "f2", &s);
+	s = hsynth_default(703);
+	rc = check(db5, hsynth_write("f3", &s), NULL);
+	CHECK_EQ_U64(rc, 3);
+	CHECK(strcmp(hverdict("readwrite"), "inconclusive") == 0);
+	CHECK(strstr(herr, "fewer than 3 earlier runs: their timing is not judged yet (inconclusive)") != NULL);
+	rc = hrun("check", "--current", hsynth_path("f3"), "--db", db5, "--format", "json",
+		  (char *)NULL);
+	CHECK_EQ_U64(rc, 3);
+	CHECK(strstr(hout, "\"verdict\": \"inconclusive\", \"exit\": 3") != NULL);
+	rc = hrun("check", "--current", hsynth_path("f3"), "--db", db5, (char *)NULL);
+	CHECK(strstr(hout, "; inconclusive; exit 3") != NULL);
+	add(db5, "f3", &s);
+	s = hsynth_default(704);
+	rc = check(db5, hsynth_write("f4", &s), NULL);
+	CHECK_EQ_U64(rc, 0);
+	CHECK(strcmp(hverdict("readwrite"), "ok") == 0);
 }
 
 /* A run is not its own baseline. */
@@ -195,6 +229,7 @@ int main(void)
 	verdicts_noisy();
 	verdicts_window();
 	verdicts_self();
+	verdicts_too_few();
 	test_cleanup_dir();
 	return test_report("history_check_verdicts");
 }

@@ -26,6 +26,12 @@
  *    so it is judged on its own against memcpy (judge_shared): a shared
  *    slowdown that memcpy did not show fails the check; one memcpy shows
  *    too is the machine.
+ *  - as a gate the check ends in one of three outcomes (docs/check.md): a
+ *    regression (exit 1); no regression (exit 0), every judged case's
+ *    one-sided upper bound of its change (upper_bound) below its threshold;
+ *    or inconclusive (exit 3), neither, or a shared change the machine made
+ *    too. A case with two modes is judged on its slow-run share as well
+ *    (compare_modes).
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */
@@ -40,8 +46,13 @@
 #include <string.h>
 
 const char *const verdict_name[V_COUNT] = {
-	"ok", "faster", "slower", "regression", "syscalls-changed", "syscalls-missing",
-	"failed", "missing", "new",
+	"ok", "faster", "slower", "regression", "inconclusive", "syscalls-changed",
+	"syscalls-missing", "failed", "missing", "new",
+};
+
+const char *const outcome_name[3] = {
+	[OUTCOME_NO_REGRESSION] = "no regression", [OUTCOME_REGRESSION] = "regression",
+	[OUTCOME_INCONCLUSIVE] = "inconclusive",
 };
 
 #define NOISE_K 2.0
@@ -137,7 +148,7 @@ static const char *reference_samples(const struct check_report *rep, struct chec
 
 /* Student's t, one-sided 99 %, for df degrees of freedom (rounded to the
  * safe side between the tabulated ones). */
-static double t99(size_t df)
+double check_t99(size_t df)
 {
 	static const double t[] = { 0, 31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998,
 				    2.896, 2.821, 2.764 };
@@ -167,7 +178,7 @@ static void between_invocations(struct check_row *r, const struct check_opts *o)
 	for (size_t i = 0; i < k; i++)
 		ss += (lm[i] - mean) * (lm[i] - mean);
 	r->between = sqrt(ss / (double)(k - 1));
-	bound = t99(k - 1) * r->between * sqrt(1.0 / (double)k + 1.0 / (double)(o->ncur ? o->ncur : 1));
+	bound = check_t99(k - 1) * r->between * sqrt(1.0 / (double)k + 1.0 / (double)(o->ncur ? o->ncur : 1));
 	r->threshold = fmax(r->threshold, expm1(bound));
 }
 
@@ -175,7 +186,7 @@ static void between_invocations(struct check_row *r, const struct check_opts *o)
  * with one invocation per side (t for large df: the drift is unknown). */
 static double needed_spread(double c)
 {
-	return fabs(log1p(c)) / (t99(1000) * sqrt(2.0));
+	return fabs(log1p(c)) / (check_t99(1000) * sqrt(2.0));
 }
 
 static void note_largest(struct check_report *rep, const struct check_opts *o)
@@ -192,6 +203,57 @@ static void note_largest(struct check_report *rep, const struct check_opts *o)
 	}
 	if (rep->largest)
 		rep->needed_sd = needed_spread(rep->largest->change);
+}
+
+/* p_less of x / (1 + e^l - 1) against y: is x, scaled down by e^l, smaller? */
+static double p_scaled_less(const double *x, double *tmp, size_t n, const double *y, size_t m,
+			    double l)
+{
+	struct rank_result rr;
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = x[i] / exp(l);
+	return rank_mann_whitney(tmp, n, y, m, &rr) ? 1 : rr.p_less;
+}
+
+/*
+ * The one-sided (1 - alpha) upper confidence bound of the change of x
+ * against y: the smallest d such that the rank test finds x / (1 + d)
+ * smaller than y at alpha (the test inverted, as a Hodges-Lehmann bound
+ * is). A true change at or above it would be seen with probability at most
+ * alpha. INFINITY when the runs are too few for any bound. Bisection in
+ * ln(1 + d) between the extreme ratios, where p moves only at a ratio
+ * x_i / y_j, to 1e-6.
+ */
+static double upper_bound(const double *x, size_t n, const double *y, size_t m, double alpha)
+{
+	double *tmp = malloc((n + 1) * sizeof(*tmp)), lo = INFINITY, hi = -INFINITY;
+
+	if (!tmp || !n || !m || rank_min_p(n, m) >= alpha) {
+		free(tmp);
+		return INFINITY;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < m; j++) {
+			lo = fmin(lo, log(x[i] / y[j]));
+			hi = fmax(hi, log(x[i] / y[j]));
+		}
+	lo -= 1e-3;
+	hi += 1e-3;
+	if (!(p_scaled_less(x, tmp, n, y, m, hi) < alpha)) {
+		free(tmp);
+		return INFINITY;
+	}
+	while (hi - lo > 1e-6) {
+		double mid = (lo + hi) / 2;
+
+		if (p_scaled_less(x, tmp, n, y, m, mid) < alpha)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(tmp);
+	return expm1(hi);
 }
 
 /* Change, threshold and the raw one-sided p-values of a case. */
@@ -224,10 +286,12 @@ static void compare_timing(const struct check_report *rep, struct check_row *r,
 	r->abs_change = r->change;
 	r->abs_pg = r->pg;
 	r->abs_pl = r->pl;
+	r->upper = r->abs_upper = upper_bound(x, r->nc, y, r->nb, o->alpha);
 	if (x != c->wall && !rank_mann_whitney(c->wall, r->nc, b->wall, r->nb, &rr)) {
 		r->abs_change = r->c_med / r->b_med - 1;
 		r->abs_pg = rr.p_greater;
 		r->abs_pl = rr.p_less;
+		r->abs_upper = upper_bound(c->wall, r->nc, b->wall, r->nb, o->alpha);
 	}
 out_free:
 	free(scaled);
@@ -277,6 +341,56 @@ static int holm_adjust(struct check_report *rep, bool slower)
 	return 0;
 }
 
+/* P(X >= k) for X hypergeometric: k or more of the K slow runs among the n
+ * current ones, of N runs in all (Fisher's exact test, one-sided). */
+static double fisher_greater(size_t k, size_t n, size_t K, size_t N)
+{
+	double p = 0;
+
+	for (size_t x = k; x <= n && x <= K; x++) {
+		if (K - x > N - n)
+			continue;
+		p += exp(lgamma((double)K + 1) - lgamma((double)x + 1) - lgamma((double)(K - x) + 1) +
+			 lgamma((double)(N - K) + 1) - lgamma((double)(n - x) + 1) -
+			 lgamma((double)(N - K - (n - x)) + 1) - lgamma((double)N + 1) +
+			 lgamma((double)n + 1) + lgamma((double)(N - n) + 1));
+	}
+	return fmin(1, p);
+}
+
+/*
+ * A case with two modes on either side: a regression that makes the slow
+ * mode more frequent, but still less than half of the runs, leaves the
+ * median, and much of the rank test, where they were. So the share is
+ * judged too: the runs above the cut between the modes (the geometric mean
+ * of their medians), per side; Fisher's exact test for a larger share now;
+ * and the change of the mean time that share moves, (share now - share
+ * before) x (slow / fast - 1). A significant share (alpha over the tested
+ * cases, Bonferroni) moving the mean beyond the threshold is a regression.
+ */
+static void compare_modes(struct check_row *r, const struct check_opts *o, size_t ntests)
+{
+	const struct modes *m = r->c_modes.count == 2 ? &r->c_modes : &r->b_modes;
+
+	if ((r->b_modes.count != 2 && r->c_modes.count != 2) || !r->nb || !r->nc)
+		return;
+	r->share_judged = true;
+	r->cut = sqrt(m->fast_median * m->slow_median);
+	for (size_t i = 0; i < r->nb; i++)
+		r->b_slow += r->b->wall[i] > r->cut;
+	for (size_t i = 0; i < r->nc; i++)
+		r->c_slow += r->c->wall[i] > r->cut;
+	r->share_change = ((double)r->c_slow / (double)r->nc - (double)r->b_slow / (double)r->nb) *
+			  (m->slow_median / m->fast_median - 1);
+	r->share_p = fisher_greater(r->c_slow, r->nc, r->b_slow + r->c_slow, r->nb + r->nc);
+	if (r->timing != T_REGRESSION && r->share_p * (double)(ntests ? ntests : 1) < o->alpha &&
+	    r->share_change > r->threshold && (o->ref == REF_ABSOLUTE || !checkset_is_limit(r->b))) {
+		r->timing = T_REGRESSION;
+		r->by_share = true;
+		r->inconclusive = false;
+	}
+}
+
 /* The verdict from the (adjusted) p-values, the change and the threshold. */
 static void judge_timing(struct check_row *r, const struct check_opts *o)
 {
@@ -300,6 +414,17 @@ static void judge_timing(struct check_row *r, const struct check_opts *o)
 		r->timing = T_FASTER;
 	else
 		r->timing = T_OK;
+	/*
+	 * No regression is a claim too: a regression needs both changes beyond
+	 * the threshold, so one upper bound below it rules one out. Each bound
+	 * holds at alpha on its own, and "no case regressed" is the
+	 * intersection of the cases' claims, so no correction over the cases is
+	 * needed (an intersection-union test). A limit row that cannot regress
+	 * needs no bound.
+	 */
+	r->cleared = fmin(r->upper, r->abs_upper) < r->threshold ||
+		     (o->ref != REF_ABSOLUTE && limit);
+	r->inconclusive = r->timing != T_REGRESSION && !r->cleared;
 }
 
 static int check_timings(struct check_report *rep, const struct check_opts *o,
@@ -319,6 +444,7 @@ static int check_timings(struct check_report *rep, const struct check_opts *o,
 		warn_unreachable(rep, r->nb, r->nc, o->alpha,
 				 o->uncorrected ? 1 : ntests, err);
 		judge_timing(r, o);
+		compare_modes(r, o, o->uncorrected ? 1 : ntests);
 	}
 	return 0;
 }
@@ -403,19 +529,19 @@ static void row_verdict(struct check_row *r, struct check_report *rep)
 		rep->tally[V_SC_MISSING]++;
 		return;
 	}
-	if (r->timing >= T_FASTER)
+	if (r->inconclusive)
+		rep->tally[V_INCONCLUSIVE]++;
+	else if (r->timing >= T_FASTER)
 		rep->tally[r->timing - T_FASTER + V_FASTER]++;
 	if (r->sc_changed)
 		rep->tally[V_SYSCALLS]++;
-	if (r->timing < T_FASTER && !r->sc_changed)
+	if (r->timing < T_FASTER && !r->sc_changed && !r->inconclusive)
 		rep->tally[V_OK]++;
-	if (r->sc_changed && r->timing < T_FASTER)
-		snprintf(r->verdict, sizeof(r->verdict), "syscalls-changed");
-	else if (r->sc_changed)
-		snprintf(r->verdict, sizeof(r->verdict), "%s+syscalls-changed",
-			 timing_word[r->timing]);
-	else
-		snprintf(r->verdict, sizeof(r->verdict), "%s", timing_word[r->timing]);
+	snprintf(r->verdict, sizeof(r->verdict), "%s%s%s",
+		 r->inconclusive ? "inconclusive" : r->sc_changed && r->timing < T_FASTER ? "" :
+		 timing_word[r->timing],
+		 r->sc_changed && (r->inconclusive || r->timing >= T_FASTER) ? "+" : "",
+		 r->sc_changed ? "syscalls-changed" : "");
 }
 
 /* The median change of limit/memcpy itself: how much the machine moved. */
@@ -471,13 +597,14 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		len += (size_t)snprintf(s + len, cap - len, "; memcpy itself %+.1f%%",
 					rep->machine * 100);
 	if (len < cap && rep->bimodal && !o->only_syscalls)
-		len += (size_t)snprintf(s + len, cap - len, "; %zu case%s with two modes (median unstable; the rank test compares all runs)",
+		len += (size_t)snprintf(s + len, cap - len, "; %zu case%s with two modes (median unstable; the rank test compares all runs, the slow share is judged too)",
 					rep->bimodal, rep->bimodal == 1 ? "" : "s");
 	if (len < cap && rep->shared != SHARED_NONE)
 		len += (size_t)snprintf(s + len, cap - len, "; %s",
 					shared_word[rep->shared]);
 	if (len < cap)
-		snprintf(s + len, cap - len, "; exit %d", rep->exit_code);
+		snprintf(s + len, cap - len, "; %s; exit %d", outcome_name[rep->outcome],
+			 rep->exit_code);
 }
 
 /*
@@ -490,10 +617,14 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
  * the check. If it moved as much, the machine changed. SHARED_DRIFT is the
  * drift of the copies' kernel path between invocations on a VM while memcpy
  * stays put (docs/check.md, "The reference"). When memcpy itself moved by
- * more than that, the machine changed, whatever the copies did beyond it: on
- * a loaded VM the copies' kernel work slows more than memcpy (20 invocations
- * of one build, 190 pairs: copies +46 to +153 % against memcpy +26 to +102 %
- * in 13 pairs), so their excess over memcpy is not evidence about the code.
+ * more than that the same way as the copies, the machine changed, whatever
+ * the copies did beyond it: on a loaded VM the copies' kernel work slows more
+ * than memcpy (20 invocations of one build, 190 pairs: copies +46 to +153 %
+ * against memcpy +26 to +102 % in 13 pairs), so their excess over memcpy is
+ * not evidence about the code. A memcpy that moved the other way explains
+ * nothing of the copies' move: their change beyond it is judged. Either
+ * way a shared change put down to the machine is not told from the code:
+ * the check is inconclusive, never green.
  */
 #define SHARED_DRIFT 0.10
 
@@ -527,7 +658,7 @@ static void judge_shared(struct check_report *rep, const struct check_opts *o)
 		return;
 	}
 	rel = (1 + rep->common) / (1 + rep->machine) - 1;
-	if (fabs(rep->machine) > t || (slower ? rel <= t : rel >= -t))
+	if ((slower ? rep->machine > t : rep->machine < -t) || (slower ? rel <= t : rel >= -t))
 		rep->shared = SHARED_MACHINE;
 	else
 		rep->shared = slower ? SHARED_SLOWDOWN : SHARED_IMPROVEMENT;
@@ -546,7 +677,7 @@ static void say_shared(const struct check_report *rep, FILE *err)
 			rep->shared_moved, rep->shared_of, c, m);
 		break;
 	case SHARED_MACHINE:
-		fprintf(err, "bench check: the machine changed: %zu of %zu copy cases moved %+.1f%% together and memcpy %+.1f%% %s; not judged as a change of the code (compare both builds in one invocation: bench ab)\n",
+		fprintf(err, "bench check: the machine changed: %zu of %zu copy cases moved %+.1f%% together and memcpy %+.1f%% %s; inconclusive: a change of the code that every case shares cannot be told from the machine (compare both builds in one invocation: bench ab)\n",
 			rep->shared_moved, rep->shared_of, c, m,
 			fabs((1 + rep->common) / (1 + rep->machine) - 1) > SHARED_DRIFT ?
 			"too (beyond the drift of an unchanged machine), so what the copies moved beyond it cannot be told from the machine" :
@@ -618,7 +749,20 @@ static int exit_code(const struct check_report *rep, const struct check_opts *o,
 	}
 	if (o->ci && rep->unreachable && !o->only_syscalls)
 		return 2;
-	return fails ? 1 : 0;
+	return fails ? 1 : rep->outcome == OUTCOME_INCONCLUSIVE ? CHECK_EXIT_INCONCLUSIVE : 0;
+}
+
+/* Regression, no regression, or inconclusive: a case whose runs neither
+ * show a regression nor rule one out, or a shared change put down to the
+ * machine (or to nothing known). */
+static enum check_outcome outcome_of(const struct check_report *rep, bool fails)
+{
+	if (fails)
+		return OUTCOME_REGRESSION;
+	if (rep->tally[V_INCONCLUSIVE] || rep->shared == SHARED_MACHINE ||
+	    rep->shared == SHARED_UNKNOWN)
+		return OUTCOME_INCONCLUSIVE;
+	return OUTCOME_NO_REGRESSION;
 }
 
 int check_compare(const struct checkset *bs, const struct checkset *cs,
@@ -664,6 +808,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 	say_shared(rep, err);
 	note_largest(rep, o);
 	fails |= rep->shared == SHARED_SLOWDOWN;
+	rep->outcome = outcome_of(rep, fails);
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);
 	summarise(rep, o);
 	return 0;

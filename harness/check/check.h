@@ -8,7 +8,8 @@
 
 #include <stdio.h>
 
-/* argv[0] is the subcommand name. Exit codes: 0 ok, 1 regression, 2 bad input. */
+/* argv[0] is the subcommand name. Exit codes: 0 no regression, 1 regression,
+ * 2 bad input, 3 inconclusive (check_internal.h). */
 int cmd_check(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 

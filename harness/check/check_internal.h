@@ -66,6 +66,18 @@ struct check_row {
 	/* Relative mode also tests the plain times: a regression must show
 	 * in both (see judge_timing). */
 	double abs_change, abs_pg, abs_pl;
+	/* The one-sided (1 - alpha) upper bounds of the change, compared and
+	 * plain (check.c's upper_bound): the smallest slowdown the runs rule
+	 * out. INFINITY when no slowdown can be ruled out. */
+	double upper, abs_upper;
+	bool cleared;		/* a bound below the threshold: no regression */
+	/* Two modes on a side: the runs above the cut between them, per side
+	 * (check.c's compare_modes), the change of the mean time their share
+	 * moves, and the one-sided p of a larger slow share now (Fisher). */
+	bool share_judged, by_share;	/* by_share: the regression is the share's */
+	double cut, share_change, share_p;
+	size_t b_slow, c_slow;
+	bool inconclusive;	/* timing judged, neither regression nor cleared */
 	enum check_timing timing;
 	bool failed;		/* the current run of the case failed */
 	bool sc_known, sc_changed, sc_missing;
@@ -75,9 +87,21 @@ struct check_row {
 };
 
 /* Verdict tallies for the summary, in the order they are printed. */
-enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_SYSCALLS, V_SC_MISSING, V_FAILED,
-       V_MISSING, V_NEW, V_COUNT };
+enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_INCONCLUSIVE, V_SYSCALLS, V_SC_MISSING,
+       V_FAILED, V_MISSING, V_NEW, V_COUNT };
 extern const char *const verdict_name[V_COUNT];
+
+/*
+ * The gate's three outcomes (docs/check.md): a regression (exit 1), no
+ * regression, every judged case's upper bound below its threshold (exit 0),
+ * or inconclusive, neither (exit 3): never green when it cannot tell.
+ */
+enum check_outcome { OUTCOME_NO_REGRESSION, OUTCOME_REGRESSION, OUTCOME_INCONCLUSIVE };
+#define CHECK_EXIT_INCONCLUSIVE 3
+extern const char *const outcome_name[3];
+
+/* Student's t, one-sided 99 %, for df degrees of freedom (safe side). */
+double check_t99(size_t df);
 
 struct check_report {
 	struct check_row *rows;
@@ -99,8 +123,9 @@ struct check_report {
 	size_t said[16][2];	/* sample-size pairs warned about */
 	bool ci;		/* the check's --ci, for its messages */
 	size_t nsaid;
+	enum check_outcome outcome;
 	int exit_code;
-	char summary[512];
+	char summary[640];
 };
 
 /*

@@ -103,10 +103,42 @@ static void say_modes(const struct check_report *rep, FILE *out, bool md)
 				continue;
 			fmt_ns(m->fast_median, fast, sizeof(fast));
 			fmt_ns(m->slow_median, slow, sizeof(slow));
-			fprintf(out, "%sbench check: %s: two modes in the %s: %s (%zu runs) and %s (%zu runs); its median lies in whichever has more runs, the verdict comes from the rank test over all runs (docs/check.md)\n",
+			fprintf(out, "%sbench check: %s: two modes in the %s: %s (%zu runs) and %s (%zu runs); its median lies in whichever has more runs, the verdict comes from the rank test over all runs and from the share of slow runs (docs/check.md)\n",
 				md ? "\n" : "", r->label, side ? "current results" : "baseline",
 				fast, m->fast_runs, slow, m->slow_runs);
 		}
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+
+		if (!r->share_judged)
+			continue;
+		fmt_ns(r->cut, fast, sizeof(fast));
+		fprintf(out, "%sbench check: %s: slow runs (above %s) %zu of %zu in the baseline, %zu of %zu now: the mean time %+.1f%% from the share alone (one-sided Fisher p %.4g): %s\n",
+			md ? "\n" : "", r->label, fast, r->b_slow, r->nb, r->c_slow, r->nc,
+			r->share_change * 100, r->share_p,
+			r->by_share ? "a regression of the mode shares" :
+			r->timing == T_REGRESSION ? "a regression of the runs' ranks" :
+			"not a regression of the mode shares");
+	}
+}
+
+/* Under the table: each case that could not be told from a regression, with
+ * the smallest slowdown its runs could rule out (the upper bound). */
+static void say_inconclusive(const struct check_report *rep, FILE *out, bool md)
+{
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct check_row *r = &rep->rows[i];
+		double u = fmin(r->upper, r->abs_upper);
+
+		if (!r->inconclusive)
+			continue;
+		if (isfinite(u))
+			fprintf(out, "%sbench check: inconclusive: %s: change %+.1f%%; the smallest slowdown these runs rule out is %+.1f%%, not below its threshold %.1f%%: neither a regression nor none (record more runs, or compare both builds in one invocation: bench ab)\n",
+				md ? "\n" : "", r->label, r->change * 100, u * 100, r->threshold * 100);
+		else
+			fprintf(out, "%sbench check: inconclusive: %s: change %+.1f%%; with %zu and %zu runs no slowdown can be ruled out (record more runs)\n",
+				md ? "\n" : "", r->label, isnan(r->change) ? 0 : r->change * 100, r->nb, r->nc);
+	}
 }
 
 static void report_text(const struct check_report *rep, FILE *out, bool md)
@@ -141,6 +173,7 @@ static void report_text(const struct check_report *rep, FILE *out, bool md)
 	}
 	fprintf(out, md ? "\n**bench check:** %s\n" : "\nbench check: %s\n", rep->summary);
 	say_modes(rep, out, md);
+	say_inconclusive(rep, out, md);
 	if (rep->largest)
 		fprintf(out, "%sbench check: cannot tell apart: with one invocation per side the p-values compare runs of one invocation, not invocations, and the drift between invocations is unknown; the largest change, %s %+.1f%%, stands out from that drift only if invocations of this machine spread by less than %.1f%% (sd): give several baseline invocations (repeat --baseline) or compare both builds in one invocation (bench ab)\n",
 			md ? "\n" : "", rep->largest->label, rep->largest->change * 100,
@@ -151,6 +184,14 @@ static void report_text(const struct check_report *rep, FILE *out, bool md)
 static const struct checkset_case *row_case(const struct check_row *r)
 {
 	return r->b ? r->b : r->c;
+}
+
+/* The smallest slowdown the row's runs rule out; NAN for "none". */
+static double row_upper(const struct check_row *r)
+{
+	double u = fmin(r->upper, r->abs_upper);
+
+	return isfinite(u) ? u : NAN;
 }
 
 static void csv_num(struct csv_writer *w, double v, int decimals)
@@ -174,7 +215,7 @@ static void report_csv(const struct check_report *rep, FILE *out)
 	static const char *const extra[] = {
 		"vs", "baseline_runs", "current_runs", "baseline_median_ns",
 		"current_median_ns", "baseline_value", "current_value",
-		"change_pct", "threshold_pct", "p_value", "verdict", "baseline_syscalls",
+		"change_pct", "threshold_pct", "upper_pct", "p_value", "verdict", "baseline_syscalls",
 		"current_syscalls", "syscalls_diff", "baseline_modes", "current_modes",
 	};
 	/* Rows go to the stream as they are made: no temp file, no commit. */
@@ -199,6 +240,7 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_num(&w, r->c_val, 6);
 		csv_num(&w, r->change * 100, 2);
 		csv_num(&w, r->tested ? r->threshold * 100 : NAN, 2);
+		csv_num(&w, r->tested ? row_upper(r) * 100 : NAN, 2);
 		csv_num(&w, r->p, 6);
 		csv_str(&w, r->verdict);
 		csv_total(&w, r->b);
@@ -235,6 +277,7 @@ static void json_row(const struct check_row *r, FILE *out)
 	json_num(out, "current_median_ns", r->c ? sample_median(r->c->wall, r->c->nruns) : NAN);
 	json_num(out, "change_pct", r->change * 100);
 	json_num(out, "threshold_pct", r->tested ? r->threshold * 100 : NAN);
+	json_num(out, "upper_pct", r->tested ? row_upper(r) * 100 : NAN);
 	json_num(out, "p_value", r->p);
 	fputs(", \"verdict\": ", out);
 	json_str(out, r->verdict);
@@ -261,7 +304,8 @@ static void report_json(const struct check_report *rep,
 	fputs("  ],\n  \"summary\": {", out);
 	for (size_t v = 0; v < V_COUNT; v++)
 		fprintf(out, "\"%s\": %zu, ", verdict_name[v], rep->tally[v]);
-	fprintf(out, "\"cases\": %zu, \"exit\": %d, \"text\": ", rep->nrows, rep->exit_code);
+	fprintf(out, "\"cases\": %zu, \"verdict\": \"%s\", \"exit\": %d, \"text\": ",
+		rep->nrows, outcome_name[rep->outcome], rep->exit_code);
 	json_str(out, rep->summary);
 	fputs("}\n}\n", out);
 }

@@ -13,11 +13,12 @@
  * against the dataset's hash and removes it. Whatever the machine did in a
  * round hits both runs of the pair, so the per-round ratio B/A cancels the
  * drift that makes two invocations hard to compare (docs/check.md). The
- * verdict comes from the median of ln(B/A) and its sign-test interval
- * (abstat.h), at alpha over all cases (Bonferroni).
+ * verdict comes from the Hodges-Lehmann estimate of ln(B/A) and its
+ * signed-rank interval (abstat.h), at alpha over all cases (Bonferroni).
  *
- * Exit codes, as bench check's: 0 no regression, 1 a regression or a case
- * B failed, 2 bad usage or a case that cannot be judged. The options and
+ * Exit codes, as bench check's (abstat.h's ab_exit_code): 0 no regression
+ * (every case's interval below 1 + threshold), 1 a regression or a case B
+ * failed, 2 bad usage or a case A failed, 3 inconclusive. The options and
  * --help are the option table's (cli_table.c).
  */
 #include "abstat.h"
@@ -44,6 +45,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define AB_MAX_CASES 32
@@ -65,17 +67,20 @@ struct ab_opts {
 	bool markdown;
 	bool wall;		/* plain wall time, its waits for a CPU included */
 	uint64_t seed;
+	unsigned max_time;	/* seconds of rounds: no round starts after */
 };
 
 struct ab_case {
 	char name[64];
 	double *ns[2];		/* per measured round: A's and B's */
 	double *logr;		/* ln(B/A) per round */
+	long *round;		/* per measured pair: its round, negative when BA */
 	size_t n;
 	int failed;		/* -1, or the side (0 A, 1 B) that failed */
 	char why[256];
-	struct ab_stat st;
+	struct ab_stat st;	/* at the case's last look */
 	enum ab_verdict v;
+	bool decided;		/* a look decided it (or it failed): no more rounds */
 };
 
 struct ab_run {
@@ -85,8 +90,10 @@ struct ab_run {
 	struct dataset ds;
 	char workdir[PATH_MAX], dst[PATH_MAX + 16];
 	FILE *csv;
-	double case_alpha;	/* alpha over the cases */
+	double case_alpha;	/* alpha over the cases (then over the looks: abstat.h) */
 	size_t retried;		/* pairs made again */
+	unsigned looks;		/* looks made */
+	const char *stopped;	/* what ended the rounds */
 };
 
 static const char side_name[2] = { 'A', 'B' };
@@ -112,6 +119,7 @@ static int ab_apply(struct cli_parser *p, const struct cli_option *opt, const st
 	case OPT_AB_FORMAT: o->markdown = v->choice == 1; break;
 	case OPT_AB_SEED: o->seed = v->u; break;
 	case OPT_WALL: o->wall = true; break;
+	case OPT_AB_MAX_TIME: o->max_time = (unsigned)v->u; break;
 	default: break;
 	}
 	return 0;
@@ -127,7 +135,7 @@ static int ab_parse(struct ab_opts *o, int argc, char **argv)
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	*o = (struct ab_opts){ .size = 64ull << 20, .kind = DATASET_RANDOM, .cache = CACHE_WARM,
 			       .rounds = 30, .warmup = 1, .threshold = 0.01, .alpha = 0.01,
-			       .dir = default_dir, .seed = 1 };
+			       .dir = default_dir, .seed = 1, .max_time = 180 };
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret;
@@ -151,10 +159,12 @@ static int ab_add_case(struct ab_run *r, const char *name, size_t len)
 	c = &r->c[r->ncases++];
 	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, name);
 	c->failed = -1;
-	c->ns[0] = calloc(r->o->rounds, sizeof(double));
-	c->ns[1] = calloc(r->o->rounds, sizeof(double));
-	c->logr = calloc(r->o->rounds, sizeof(double));
-	return c->ns[0] && c->ns[1] && c->logr ? 0 : -ENOMEM;
+	c->v = AB_INCONCLUSIVE;
+	c->ns[0] = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->ns[1] = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->logr = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(double));
+	c->round = calloc((size_t)r->o->rounds * AB_LOOKS, sizeof(long));
+	return c->ns[0] && c->ns[1] && c->logr && c->round ? 0 : -ENOMEM;
 }
 
 /* The cases: the strategies named, or every one available here. */
@@ -388,20 +398,80 @@ static void ab_pair(struct ab_run *r, struct ab_case *c, long k, bool b_first)
 		return;
 	c->ns[0][c->n] = t[0];
 	c->ns[1][c->n] = t[1];
+	c->round[c->n] = b_first ? -(k + 1) : k + 1;
 	c->logr[c->n++] = log(t[1] / t[0]);
-	if (r->csv)
-		fprintf(r->csv, "%s,%ld,%s,%.0f,%.0f,%.6f\n", c->name, k + 1, b_first ? "BA" : "AB",
-			t[0], t[1], log(t[1] / t[0]));
 }
 
-/* All rounds: the cases shuffled per round, A and B alternating first. */
+/* The pairs, each with its case's verdict (empty when not judged). */
+static void ab_write_csv(const struct ab_run *r, bool judged)
+{
+	for (size_t i = 0; r->csv && i < r->ncases; i++) {
+		const struct ab_case *c = &r->c[i];
+
+		for (size_t k = 0; k < c->n; k++)
+			fprintf(r->csv, "%s,%ld,%s,%.0f,%.0f,%.6f,%s\n", c->name, labs(c->round[k]),
+				c->round[k] < 0 ? "BA" : "AB", c->ns[0][k], c->ns[1][k], c->logr[k],
+				!judged ? "" : c->failed >= 0 ? "failed" : ab_verdict_name(c->v));
+	}
+}
+
+/* A look at every case still open after m measured rounds (abstat.h): its
+ * verdict at alpha over the cases and the looks. Whether all are decided. */
+static bool ab_look_all(struct ab_run *r, size_t m)
+{
+	bool all = true;
+
+	r->looks = ab_look_at(m, r->o->rounds);
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct ab_case *c = &r->c[i];
+		double *t;
+
+		if (c->decided || c->failed >= 0) {
+			c->decided = true;
+			continue;
+		}
+		t = malloc((c->n + 1) * sizeof(*t));
+		if (t) {
+			memcpy(t, c->logr, c->n * sizeof(*t));
+			c->v = ab_look(t, c->n, r->case_alpha, r->o->threshold, &c->st);
+		}
+		free(t);
+		c->decided = c->v != AB_INCONCLUSIVE;
+		all &= c->decided;
+	}
+	return all;
+}
+
+static double ab_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The rounds: the cases shuffled per round, A and B alternating first; a
+ * look every --rounds rounds, after which a decided case is not run again;
+ * until every case is decided, AB_LOOKS looks, or --max-time.
+ */
 static void ab_rounds(struct ab_run *r)
 {
-	long total = (long)r->o->warmup + (long)r->o->rounds;
+	long total = (long)r->o->warmup + (long)r->o->rounds * AB_LOOKS;
 	uint64_t rng = r->o->seed;
 	size_t order[AB_MAX_CASES];
+	double start = 0;
 
+	r->stopped = "6 looks";
 	for (long round = 0; round < total && !interrupt_signal; round++) {
+		long m = round - (long)r->o->warmup;
+
+		if (m == 0)
+			start = ab_seconds();
+		if (m > 0 && ab_seconds() - start >= r->o->max_time) {
+			r->stopped = "--max-time";
+			break;
+		}
 		for (size_t i = 0; i < r->ncases; i++)
 			order[i] = i;
 		for (size_t i = r->ncases; i > 1; i--) {
@@ -411,8 +481,13 @@ static void ab_rounds(struct ab_run *r)
 			order[j] = tmp;
 		}
 		for (size_t i = 0; i < r->ncases && !interrupt_signal; i++)
-			ab_pair(r, &r->c[order[i]], round - (long)r->o->warmup,
-				(round + (long)order[i]) % 2);
+			if (!r->c[order[i]].decided)
+				ab_pair(r, &r->c[order[i]], m, (round + (long)order[i]) % 2);
+		if (m >= 0 && ab_look_at((size_t)m + 1, r->o->rounds) && !interrupt_signal &&
+		    ab_look_all(r, (size_t)m + 1)) {
+			r->stopped = "every case decided";
+			break;
+		}
 	}
 }
 
@@ -428,15 +503,21 @@ static void fmt_ns(double ns, char *out, size_t n)
 		snprintf(out, n, "%.1f ms", ns / 1e6);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static double median_of(const double *x, size_t n)
 {
 	double *t = malloc((n + 1) * sizeof(*t)), m = NAN;
-	struct ab_stat st;
 
 	if (t && n) {
 		memcpy(t, x, n * sizeof(*t));
-		ab_interval(t, n, 1, &st);
-		m = st.median;
+		qsort(t, n, sizeof(*t), cmp_double);
+		m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	}
 	free(t);
 	return m;
@@ -448,8 +529,8 @@ static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *
 
 	fmt_ns(median_of(c->ns[0], c->n), a, sizeof(a));
 	fmt_ns(median_of(c->ns[1], c->n), b, sizeof(b));
-	if (c->n)
-		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.median) * 100);
+	if (c->st.n)
+		snprintf(ratio, sizeof(ratio), "%+.2f%%", expm1(c->st.shift) * 100);
 	if (c->st.judged)
 		snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", expm1(c->st.lo) * 100,
 			 expm1(c->st.hi) * 100);
@@ -460,7 +541,26 @@ static void ab_row(const struct ab_run *r, const struct ab_case *c, const char *
 	       r->o->markdown ? " |" : "");
 }
 
-static void ab_report(const struct ab_run *r, int code, const size_t *tally)
+/* Under the table: what each inconclusive case's rounds could resolve. */
+static void ab_say_inconclusive(const struct ab_run *r)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct ab_case *c = &r->c[i];
+
+		if (c->failed >= 0 || c->v != AB_INCONCLUSIVE)
+			continue;
+		if (c->st.judged)
+			printf("%sbench ab: inconclusive: %s: B/A %+.2f%%, interval %+.2f%% .. %+.2f%%: the smallest change these %zu rounds could resolve is about %.1f%%, the threshold %g%% (more time: --max-time, or more rounds a look: --rounds)\n",
+			       r->o->markdown ? "\n" : "", c->name, expm1(c->st.shift) * 100,
+			       expm1(c->st.lo) * 100, expm1(c->st.hi) * 100, c->st.n,
+			       ab_resolution(&c->st) * 100, r->o->threshold * 100);
+		else
+			printf("%sbench ab: inconclusive: %s: %zu rounds give no interval\n",
+			       r->o->markdown ? "\n" : "", c->name, c->n);
+	}
+}
+
+static void ab_report(const struct ab_run *r, int code, const struct ab_tally *t)
 {
 	const char *sep = r->o->markdown ? " | " : "  ";
 
@@ -473,41 +573,42 @@ static void ab_report(const struct ab_run *r, int code, const size_t *tally)
 		ab_row(r, &r->c[i], sep);
 	printf(r->o->markdown ? "\n**bench ab:** " : "\nbench ab: ");
 	printf("%zu cases:", r->ncases);
-	for (int v = 0; v <= AB_UNJUDGED; v++)
-		if (tally[v])
-			printf(" %zu %s,", tally[v], ab_verdict_name((enum ab_verdict)v));
-	if (tally[AB_UNJUDGED + 1])
-		printf(" %zu failed,", tally[AB_UNJUDGED + 1]);
-	printf(" B/A per round (%s), A %s, B %s; median and its %.4g%% interval (sign test, alpha %g over %zu cases), threshold %g%%; %zu pairs made again (disturbed); exit %d\n",
+	for (int v = 0; v < AB_NVERDICTS; v++)
+		if (t->v[v])
+			printf(" %zu %s,", t->v[v], ab_verdict_name((enum ab_verdict)v));
+	if (t->a_failed + t->b_failed)
+		printf(" %zu failed,", t->a_failed + t->b_failed);
+	printf(" B/A per round (%s), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases and %d looks, one every %u rounds), threshold %g%%; looks made: %u, stopped by %s; %zu pairs made again (disturbed); %s; exit %d\n",
 	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
-	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha) * 100, r->o->alpha, r->ncases,
-	       r->o->threshold * 100, r->retried, code);
+	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha / AB_LOOKS) * 100, r->o->alpha,
+	       r->ncases, AB_LOOKS, r->o->rounds, r->o->threshold * 100, r->looks, r->stopped,
+	       r->retried,
+	       code == 1 ? "regression" : code == AB_EXIT_INCONCLUSIVE ? "inconclusive" :
+	       code == 0 ? "no regression" : "not judged", code);
+	ab_say_inconclusive(r);
 }
 
 /* Verdicts, the report and the exit code. */
 static int ab_judge_all(struct ab_run *r)
 {
-	size_t tally[AB_UNJUDGED + 2] = { 0 };
-	bool regression = false, unjudged = false;
+	struct ab_tally tally = { 0 };
 	int code;
 
 	for (size_t i = 0; i < r->ncases; i++) {
 		struct ab_case *c = &r->c[i];
-		double *t = malloc((c->n + 1) * sizeof(*t));
 
-		if (t)
-			memcpy(t, c->logr, c->n * sizeof(*t));
-		ab_interval(t ? t : c->logr, c->n, r->case_alpha, &c->st);
-		free(t);
-		c->v = ab_judge(&c->st, r->o->threshold);
-		tally[c->failed >= 0 ? AB_UNJUDGED + 1 : c->v]++;
-		regression |= c->failed == 1 || (c->failed < 0 && c->v == AB_REGRESSION);
-		unjudged |= c->failed == 0 || (c->failed < 0 && c->v == AB_UNJUDGED);
 		if (c->failed >= 0)
 			fprintf(stderr, "bench ab: %s failed in %s\n", c->name, c->why);
+		if (c->failed == 0)
+			tally.a_failed++;
+		else if (c->failed == 1)
+			tally.b_failed++;
+		else
+			tally.v[c->v]++;
 	}
-	code = regression ? 1 : unjudged ? 2 : 0;
-	ab_report(r, code, tally);
+	code = ab_exit_code(&tally);
+	ab_report(r, code, &tally);
+	ab_write_csv(r, true);
 	return code;
 }
 
@@ -547,7 +648,7 @@ static int ab_open_csv(struct ab_run *r)
 		fprintf(stderr, "bench ab: cannot write %s: %s\n", r->o->csv, strerror(errno));
 		return -1;
 	}
-	fputs("strategy,round,order,a_ns,b_ns,log_ratio\n", r->csv);
+	fputs("strategy,round,order,a_ns,b_ns,log_ratio,verdict\n", r->csv);
 	return 0;
 }
 
@@ -557,6 +658,7 @@ static void ab_free(struct ab_run *r)
 		free(r->c[i].ns[0]);
 		free(r->c[i].ns[1]);
 		free(r->c[i].logr);
+		free(r->c[i].round);
 	}
 	if (r->csv)
 		fclose(r->csv);
@@ -569,12 +671,12 @@ static void ab_free(struct ab_run *r)
 /* Too few rounds for any interval: said before anything runs. */
 static int ab_enough_rounds(const struct ab_run *r)
 {
-	size_t need = ab_min_rounds(r->case_alpha);
+	size_t need = ab_min_rounds(r->case_alpha / AB_LOOKS);
 
 	if (r->o->rounds >= need)
 		return 0;
-	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g need at least %zu rounds each (sign test: all %zu pairs the same way)\n",
-		r->o->rounds, r->ncases, r->o->alpha, need, need);
+	fprintf(stderr, "bench ab: with %u rounds no case can be judged: %zu cases at alpha %g over %d looks need at least %zu rounds each (signed-rank test: all %zu pairs the same way)\n",
+		r->o->rounds, r->ncases, r->o->alpha, AB_LOOKS, need, need);
 	return -1;
 }
 
@@ -597,6 +699,7 @@ int cmd_ab(int argc, char **argv)
 	ab_rounds(&r);
 	if (interrupt_signal) {
 		fprintf(stderr, "bench ab: interrupted; nothing judged\n");
+		ab_write_csv(&r, false);
 		ret = interrupt_exit_code();
 		goto out_free;
 	}

@@ -23,7 +23,13 @@
  *                     (never for a machine-limit row, which is no code)
  *   slower / faster   both beyond the spread, one way, not a regression
  *   ok                either inside its spread
- * A timing needs HISTORY_MIN_WINDOW earlier runs: fewer give no spread.
+ * and, as a gate, each ends in one of three outcomes: a regression; no
+ * regression, when the upper end of the change (its one-sided 99 %
+ * prediction bound over the window, history_upper) is below the case's
+ * bar in either; or inconclusive, neither (exit 3).
+ * A timing needs HISTORY_MIN_WINDOW earlier runs: fewer give no spread, and
+ * such a case is inconclusive. The spread of a small window is corrected
+ * for its size (history_spread_factor): 1.4826 MAD alone is too small.
  * System calls, new and missing cases are `bench check`'s (check.c): the
  * counts are compared exactly with those of the most recent run that has
  * them.
@@ -59,8 +65,23 @@ struct window {
 
 /* ------------------------------------------------------------ spread -- */
 
-/* 1.4826 x the median absolute deviation of log(v): a robust sd. */
-static double log_spread(const double *v, size_t n)
+/*
+ * What 1.4826 MAD is multiplied by so that, from n normal values, its
+ * median is the sd: from 3 runs 1.4826 MAD has a median of 0.54 sd, from 10
+ * 0.88 sd. By simulation, 200 000 samples of n standard normal values per
+ * n (docs/history.md); above 12, 1 + 1.2 / n is within 0.5 % of it.
+ */
+double history_spread_factor(size_t n)
+{
+	static const double f[] = { 1, 1, 1.420, 1.864, 1.489, 1.340, 1.261, 1.208,
+				    1.180, 1.149, 1.136, 1.117, 1.106 };
+
+	return n < sizeof(f) / sizeof(f[0]) ? f[n] : 1 + 1.2 / (double)n;
+}
+
+/* 1.4826 x the median absolute deviation of log(v), corrected for n: a
+ * robust sd. */
+double history_log_spread(const double *v, size_t n)
 {
 	double *l = malloc((n + 1) * sizeof(*l)), m, s;
 
@@ -73,7 +94,7 @@ static double log_spread(const double *v, size_t n)
 	m = sample_median(l, n);
 	for (size_t i = 0; i < n; i++)
 		l[i] = fabs(l[i] - m);
-	s = 1.4826 * sample_median(l, n);
+	s = 1.4826 * sample_median(l, n) * history_spread_factor(n);
 	free(l);
 	return isnan(s) ? 0 : s;
 }
@@ -168,8 +189,8 @@ static int window_runs(struct history_db *h, struct window *w,
 	for (size_t i = 0; i < w->bs.n; i++) {
 		const struct checkset_case *c = &w->bs.c[i];
 
-		w->s_rel[i] = c->rel_ok ? log_spread(c->rel, c->nruns) : 0;
-		w->s_wall[i] = log_spread(c->wall, c->nruns);
+		w->s_rel[i] = c->rel_ok ? history_log_spread(c->rel, c->nruns) : 0;
+		w->s_wall[i] = history_log_spread(c->wall, c->nruns);
 	}
 	return 0;
 }
@@ -245,6 +266,14 @@ static const char *const timing_word[] = {
 	[T_SLOWER] = "slower", [T_REGRESSION] = "regression",
 };
 
+/* The upper end of a change measured against n earlier runs whose logs
+ * spread by s: the one-sided 99 % prediction bound t(n - 1) s sqrt(1 + 1/n)
+ * above it. */
+static double history_upper(double change, double s, size_t n)
+{
+	return expm1(log1p(change) + check_t99(n - 1) * s * sqrt(1 + 1.0 / (double)n));
+}
+
 /* The timing of a row whose case has enough earlier runs. */
 static void judge(struct check_row *r, double s_rel, double s_wall, const struct hcheck_opts *o)
 {
@@ -273,31 +302,41 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 		r->timing = T_FASTER;
 	else
 		r->timing = T_OK;
+	r->upper = history_upper(r->change, s, b->nruns);
+	r->abs_upper = history_upper(r->abs_change, s_wall, b->nruns);
+	r->cleared = limit || fmin(r->upper, r->abs_upper) < r->threshold;
+	r->inconclusive = r->timing != T_REGRESSION && !r->cleared;
 }
 
 /* The verdicts, tallies and exit code of the rows. */
 static void recount(struct check_report *rep, const struct check_opts *o)
 {
-	bool regress = false;
+	bool regress = false, unsure = false;
 
 	memset(rep->tally, 0, sizeof(rep->tally));
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct check_row *r = &rep->rows[i];
-		size_t v = !r->c ? V_MISSING : !r->b ? V_NEW :
+		size_t v = !r->c ? V_MISSING : !r->b ? V_NEW : r->inconclusive ? V_INCONCLUSIVE :
 			   r->timing >= T_FASTER ? V_FASTER + (size_t)(r->timing - T_FASTER) :
 			   r->sc_changed ? V_SYSCALLS : V_OK;
+		const char *word = r->inconclusive ? "inconclusive" : timing_word[r->timing];
+		bool shown = r->inconclusive || r->timing >= T_FASTER;
 
 		rep->tally[v]++;
-		if (r->b && r->c && r->sc_changed && r->timing >= T_FASTER)
+		if (r->b && r->c && r->sc_changed && shown)
 			rep->tally[V_SYSCALLS]++;
 		if (r->b && r->c && r->sc_changed)
-			snprintf(r->verdict, sizeof(r->verdict), r->timing >= T_FASTER ?
-				 "%s+syscalls-changed" : "syscalls-changed", timing_word[r->timing]);
+			snprintf(r->verdict, sizeof(r->verdict), shown ?
+				 "%s+syscalls-changed" : "syscalls-changed", word);
 		else if (r->b && r->c)
-			snprintf(r->verdict, sizeof(r->verdict), "%s", timing_word[r->timing]);
+			snprintf(r->verdict, sizeof(r->verdict), "%s", word);
 		regress |= r->timing == T_REGRESSION || (r->sc_changed && !o->ignore_syscalls);
+		unsure |= r->inconclusive;
 	}
-	rep->exit_code = rep->tally[V_MISSING] && !o->allow_missing ? 2 : regress ? 1 : 0;
+	rep->outcome = regress ? OUTCOME_REGRESSION : unsure ? OUTCOME_INCONCLUSIVE :
+		       OUTCOME_NO_REGRESSION;
+	rep->exit_code = rep->tally[V_MISSING] && !o->allow_missing ? 2 : regress ? 1 :
+			 unsure ? CHECK_EXIT_INCONCLUSIVE : 0;
 }
 
 /* ------------------------------------------------------------ report -- */
@@ -330,8 +369,9 @@ static void summarise(struct check_report *rep, const struct hcheck_opts *o, siz
 			len += (size_t)snprintf(s + len, cap - len, " %zu %s,", rep->tally[v],
 						verdict_name[v]);
 	if (len < cap)
-		snprintf(s + len, cap - len, " each run's fastest rep against up to %zu earlier runs; a regression is beyond %g%% and beyond %g x the run-to-run spread, relative to the in-run memcpy and in plain time; exit %d",
-			 nwindow, o->c.threshold * 100, o->z, rep->exit_code);
+		snprintf(s + len, cap - len, " each run's fastest rep against up to %zu earlier runs; a regression is beyond %g%% and beyond %g x the run-to-run spread, relative to the in-run memcpy and in plain time; %s; exit %d",
+			 nwindow, o->c.threshold * 100, o->z, outcome_name[rep->outcome],
+			 rep->exit_code);
 }
 
 /* Why each case that moved was judged so: its changes against their bars. */
@@ -463,13 +503,16 @@ static int hcheck_report(const struct window *w, const struct history_folder *cu
 		if (!r->b || !r->c || !r->c->nruns)
 			continue;
 		k = (size_t)(r->b - w->bs.c);
-		if (r->b->nruns >= HISTORY_MIN_WINDOW)
+		if (r->b->nruns >= HISTORY_MIN_WINDOW) {
 			judge(r, w->s_rel[k], w->s_wall[k], o);
-		else
-			untimed++;
+			continue;
+		}
+		r->inconclusive = true;
+		r->upper = r->abs_upper = INFINITY;
+		untimed++;
 	}
 	if (untimed)
-		fprintf(io->err, "%s: note: %zu cases have fewer than %d earlier runs: their timing is not judged yet\n", io->who, untimed, HISTORY_MIN_WINDOW);
+		fprintf(io->err, "%s: note: %zu cases have fewer than %d earlier runs: their timing is not judged yet (inconclusive)\n", io->who, untimed, HISTORY_MIN_WINDOW);
 	recount(&rep, &o->c);
 	summarise(&rep, o, window_depth(w));
 	mem = open_memstream(&text, &len);

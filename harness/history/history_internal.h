@@ -213,6 +213,10 @@ long history_change_points(const struct history_series *s, size_t ncommits,
 /* The subcommands, argv[0] being the subcommand's name. Exit codes. */
 int history_add_cli(int argc, char **argv, const struct history_io *io);
 int history_check_cli(int argc, char **argv, const struct history_io *io);
+/* The spread of a window's figures: 1.4826 MAD of their logs times
+ * history_spread_factor(n), the small-sample correction (history_check.c). */
+double history_log_spread(const double *v, size_t n);
+double history_spread_factor(size_t n);
 int history_changes_cli(int argc, char **argv, const struct history_io *io);
 int history_plot_cli(int argc, char **argv, const struct history_io *io);
 int history_export_cli(int argc, char **argv, const struct history_io *io);

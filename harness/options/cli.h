@@ -75,6 +75,7 @@ enum cli_id {
 	/* bench ab */
 	OPT_AB_STRATEGY, OPT_AB_SIZE, OPT_AB_DATASET, OPT_AB_CACHE, OPT_ROUNDS, OPT_AB_WARMUP,
 	OPT_AB_THRESHOLD, OPT_AB_ALPHA, OPT_AB_DIR, OPT_CSV, OPT_AB_FORMAT, OPT_AB_SEED, OPT_WALL,
+	OPT_AB_MAX_TIME,
 	OPT_ID_COUNT
 };
 
@@ -105,6 +106,9 @@ struct cli_command {
 	const char *operands;		/* operand descriptions, or NULL */
 	const char *exit1;		/* what exit 1 means here */
 	const char *epilogue;		/* examples and notes, or NULL */
+	/* A gate's outcomes (bench check, ab, history check): what exit 0
+	 * means when not "success", and exit 3 (inconclusive), or NULL. */
+	const char *exit0, *exit3;
 };
 
 struct str_list {

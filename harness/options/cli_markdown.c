@@ -68,10 +68,17 @@ static void command_section(const struct cli_command *c, FILE *f)
 	for (size_t i = 0; i < cli_option_count; i++)
 		if (cli_options[i].cmds & CLI_ON(c->cmd))
 			option_row(&cli_options[i], f);
-	fputs("\n| exit | meaning |\n| --- | --- |\n| 0 | success |\n| 1 | ", f);
+	fputs("\n| exit | meaning |\n| --- | --- |\n| 0 | ", f);
+	cell(c->exit0 ? c->exit0 : "success", f);
+	fputs(" |\n| 1 | ", f);
 	cell(c->exit1 ? c->exit1 : "a failure", f);
-	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input |\n"
-	      "| 130 (143) | interrupted by SIGINT (by SIGTERM) |\n", f);
+	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input |\n", f);
+	if (c->exit3) {
+		fputs("| 3 | ", f);
+		cell(c->exit3, f);
+		fputs(" |\n", f);
+	}
+	fputs("| 130 (143) | interrupted by SIGINT (by SIGTERM) |\n", f);
 	if (c->epilogue)
 		fprintf(f, "\n```text\n%s```\n", c->epilogue);
 }

@@ -430,11 +430,13 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f)
 	const struct cli_command *c = cli_command_of(cmd);
 
 	fprintf(f, "Exit status:\n"
-		"  0    success\n"
+		"  0    %s\n"
 		"  1    %s\n"
-		"  2    usage or input error: a bad option or value, a missing or unusable input\n"
-		"  130  interrupted by SIGINT (143: by SIGTERM)\n",
-		c && c->exit1 ? c->exit1 : "a failure");
+		"  2    usage or input error: a bad option or value, a missing or unusable input\n",
+		c && c->exit0 ? c->exit0 : "success", c && c->exit1 ? c->exit1 : "a failure");
+	if (c && c->exit3)
+		fprintf(f, "  3    %s\n", c->exit3);
+	fputs("  130  interrupted by SIGINT (143: by SIGTERM)\n", f);
 }
 
 void cli_help(enum cli_cmd cmd, FILE *f)

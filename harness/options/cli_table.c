@@ -228,8 +228,12 @@ const struct cli_option cli_options[] = {
 	  "random, text, zero or sparse", AB), .choices = dataset_kinds, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_AB_CACHE, "cache", 0, ARG_CHOICE, "MODE", "warm", "warm or cold", AB),
 	  .choices = ab_caches, .complete = COMPLETE_CHOICES },
-	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30", "measured rounds", AB),
-	  .min = 1, .max = 100000 },
+	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30",
+	  "rounds to the first look; a case still undecided is sampled on, with\n"
+	  "a look every N rounds, up to 6 looks", AB), .min = 1, .max = 100000 },
+	{ OPTION(OPT_AB_MAX_TIME, "max-time", 0, ARG_COUNT, "SEC", "180",
+	  "no round starts after this many seconds of rounds; the verdicts are\n"
+	  "those of the last look", AB), .min = 1, .max = 86400 },
 	{ OPTION(OPT_AB_WARMUP, "warmup", 0, ARG_COUNT, "N", "1", "unmeasured rounds first", AB),
 	  .min = 0, .max = 1000 },
 	{ OPTION(OPT_AB_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "1%",
@@ -239,7 +243,8 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
 	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_CSV, "csv", 0, ARG_STRING, "FILE", NULL,
-	  "every pair: case, round, order, A's and B's ns, ln(B/A)", AB), .complete = COMPLETE_FILE },
+	  "every pair: case, round, order, A's and B's ns, ln(B/A), the case's verdict", AB),
+	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_AB_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
 	  "table, or markdown (for a CI job summary)", AB),
 	  .choices = ab_formats, .complete = COMPLETE_CHOICES },
@@ -259,6 +264,9 @@ const struct cli_option cli_options[] = {
 const size_t cli_option_count = sizeof(cli_options) / sizeof(cli_options[0]);
 
 #define EXIT1_HISTORY "a regression or changed system calls (check), or a failure"
+/* The gates' outcomes besides a regression (docs/check.md). */
+#define EXIT0_GATE "no regression: every case judged, the upper end of each one's interval below its threshold"
+#define EXIT3_GATE "inconclusive: neither a regression nor none shown (a case, or a change the machine made too); the report says the smallest change the runs could resolve"
 
 const struct cli_command cli_commands[] = {
 	{ CMD_RUN, "",
@@ -286,29 +294,29 @@ const struct cli_command cli_commands[] = {
 	  "  bench --workload transform --strategy pipe,tcp,tcp-nodelay --batch-lines 1,5000\n"
 	  "  bench --fs ext4,xfs,btrfs,tmpfs --workload copy,split --size 200M\n"
 	  "  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
-	  "  bench --all --dry-run                        # what a run would do, and how long\n" },
+	  "  bench --all --dry-run                        # what a run would do, and how long\n", NULL, NULL },
 	{ CMD_LIST, "list", "usage: bench list [--dir DIR] [--format table|json]",
 	  "Lists the strategies, channels and workloads, whether each can run here and\n"
 	  "why not, and the system calls each strategy and channel makes (checked by the\n"
 	  "tests). Strategies are probed with scratch files in DIR (default: .), since\n"
 	  "what the filesystem supports decides some of them; a DIR that is not a\n"
-	  "writable folder is an error.", NULL, "a failure", NULL },
+	  "writable folder is an error.", NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",
 	  "Copies the regular file SRC to DST with one strategy and exits: for timing\n"
 	  "whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
 	  "written beside DST and renamed into place only when it is complete.",
-	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL },
+	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL, NULL, NULL },
 	{ CMD_GEN, "gen", "usage: bench gen KIND SIZE FILE [--seed N] [--force]",
 	  "Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"
 	  "and seed give the same bytes on every machine. Prints the file's XXH3 hash.",
 	  "  KIND                    random, text (lines of 10..64 bytes), zero or sparse\n"
 	  "  SIZE                    bytes, or with a unit: 4096, 64K, 200M, 1.5G",
-	  "FILE exists (without --force) or cannot be written", NULL },
+	  "FILE exists (without --force) or cannot be written", NULL, NULL, NULL },
 	{ CMD_EVICT, "evict", "usage: bench evict FILE...",
 	  "Drops each FILE's pages from the page cache (fdatasync, then\n"
 	  "POSIX_FADV_DONTNEED) and checks with mincore that they are gone. Fails for\n"
 	  "a file that stays resident (tmpfs cannot evict). Name a file that starts\n"
-	  "with '-' after --.", NULL, "a FILE stays resident or cannot be evicted", NULL },
+	  "with '-' after --.", NULL, "a FILE stays resident or cannot be evicted", NULL, NULL, NULL },
 	{ CMD_CHECK, "check",
 	  "usage: bench check --baseline BASE... --current CUR... [options]",
 	  "BASE and CUR: a results folder, a runs.csv or a baseline file (bench baseline save);\n"
@@ -321,9 +329,13 @@ const struct cli_command cli_commands[] = {
 	  "by more than its threshold (--threshold, or twice its robust spread when wider),\n"
 	  "relative to the other cases' common change (--vs cases, default) and in plain time.\n"
 	  "A change most copy cases share is judged against the in-run memcpy: a shared\n"
-	  "slowdown memcpy did not show is a regression; one it showed, the machine changed.",
-	  NULL, "a regression (a shared slowdown too), a failed case, or changed or missing system calls",
-	  "In CI (--ci or CI set), a comparison that cannot reach significance exits 2.\n" },
+	  "slowdown memcpy did not show is a regression; one it showed the same way, the\n"
+	  "machine changed: inconclusive. No regression needs every case's one-sided upper\n"
+	  "bound of the change (--alpha) below its threshold; a case with neither is\n"
+	  "inconclusive, and the report says the smallest slowdown its runs rule out.",
+	  NULL, "regression: a case slower beyond its threshold (a shared slowdown too), a failed case, or changed or missing system calls",
+	  "In CI (--ci or CI set), a comparison that cannot reach significance exits 2.\n",
+	  EXIT0_GATE, EXIT3_GATE },
 	{ CMD_AB, "ab", "usage: bench ab [options] A B",
 	  "Compares two bench executables in one invocation, pair by pair: A (the\n"
 	  "baseline, e.g. the main branch's build) and B (the candidate). Every round\n"
@@ -332,19 +344,24 @@ const struct cli_command cli_commands[] = {
 	  "strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
 	  "be a script that sets an environment and runs a bench.\n"
 	  "\n"
-	  "Per case: the median of B/A over the rounds and its sign-test interval at\n"
-	  "alpha over all cases. regression: the interval above 1 and the median above\n"
-	  "1 + threshold; slower/faster: the interval above/below 1; ok: it holds 1.",
+	  "Per case: the Hodges-Lehmann estimate of B/A over the rounds and its\n"
+	  "signed-rank interval at alpha over all cases and 6 looks (Bonferroni): a\n"
+	  "case is sampled until a look decides it, 6 looks pass, or --max-time.\n"
+	  "regression: the interval above 1 and the estimate above\n"
+	  "1 + threshold; no regression (ok, slower, faster): the interval's upper end\n"
+	  "below 1 + threshold; inconclusive: neither, with the smallest change the\n"
+	  "rounds could resolve.",
 	  "  A                       the baseline: a bench executable (or a script running one)\n"
 	  "  B                       the candidate, the same way",
 	  "a regression, or a case B failed",
-	  "Exit 2 is also a case that cannot be judged (A failed, or too few rounds).\n" },
+	  "Exit 2 is also a case A failed, or too few rounds for any interval.\n",
+	  EXIT0_GATE, EXIT3_GATE },
 	{ CMD_BASELINE, "baseline", "usage: bench baseline save RESULTS FILE",
 	  "Stores a compact baseline of a results folder, to commit and to give\n"
 	  "bench check --baseline.",
 	  "  RESULTS                 a results folder, a runs.csv or a baseline file\n"
 	  "  FILE                    the baseline to write",
-	  "a failure", NULL },
+	  "a failure", NULL, NULL, NULL },
 	{ CMD_PLOT, "plot", "usage: bench plot [--out DIR] [RESULTS_DIR...]",
 	  "Draws the charts of a results folder (default: the latest under results/)\n"
 	  "as PNG and SVG files beside its CSVs, with gnuplot and the scripts in plots/.\n"
@@ -353,7 +370,7 @@ const struct cli_command cli_commands[] = {
 	  "rows of different ones are never pooled. Charts without data for their\n"
 	  "question are skipped with a line saying why.\n"
 	  "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.",
-	  NULL, "a chart could not be drawn", NULL },
+	  NULL, "a chart could not be drawn", NULL, NULL, NULL },
 	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR]",
 	  "Removes what bench left in DIR (default: the default --dir of bench):\n"
 	  "the datasets it generated, each a file with bench's manifest beside it that\n"
@@ -362,10 +379,10 @@ const struct cli_command cli_commands[] = {
 	  "devices and image files, recognised by bench's own names). Nothing else is\n"
 	  "removed: a file bench did not make, or one changed since, stays (the latter\n"
 	  "is named). Results folders are never touched. Prints each path it removes.",
-	  NULL, "something of bench's could not be removed", NULL },
+	  NULL, "something of bench's could not be removed", NULL, NULL, NULL },
 	{ CMD_COLUMNS, "columns", "usage: bench columns --markdown",
 	  "Prints the list of result columns of results/README.md, as Markdown.",
-	  NULL, "a failure", NULL },
+	  NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_HISTORY, "history",
 	  "usage: bench history add DIR... [--commit SHA] [--branch NAME] [--label K=V]...\n"
 	  "       bench history check --current DIR [--branch NAME] [--window 10] [--threshold 5%]\n"
@@ -378,19 +395,22 @@ const struct cli_command cli_commands[] = {
 	  "check: each case of DIR against its last N runs on the same host, kernel, filesystem and build.\n"
 	  "changes: the commits where a case's level shifted. plot: median MiB/s over commits, per workload.\n"
 	  "export: a table of the database as CSV.",
-	  NULL, EXIT1_HISTORY, NULL },
+	  NULL, EXIT1_HISTORY, NULL, NULL, "inconclusive (check): neither a regression nor none shown" },
 	{ CMD_HADD, "history add", "usage: bench history add DIR... [options]",
 	  "Adds results folders to the history, each once; commit and branch from git\n"
-	  "unless given.", NULL, "a failure", NULL },
+	  "unless given.", NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_HCHECK, "history check", "usage: bench history check --current DIR [options]",
 	  "Judges each case of DIR against its last N runs on the same host, kernel,\n"
-	  "filesystem and build.", NULL, "a regression or changed system calls", NULL },
+	  "filesystem and build. no regression: each case's upper bound (its change plus\n"
+	  "the window's one-sided 99 % prediction bound) below --threshold; inconclusive:\n"
+	  "neither that nor a regression.", NULL, "a regression or changed system calls", NULL,
+	  EXIT0_GATE, EXIT3_GATE },
 	{ CMD_HCHANGES, "history changes", "usage: bench history changes [options]",
-	  "Prints the commits where a case's level shifted.", NULL, "a failure", NULL },
+	  "Prints the commits where a case's level shifted.", NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_HPLOT, "history plot", "usage: bench history plot [options]",
 	  "Draws median MiB/s over commits, per workload, with gnuplot.", NULL,
-	  "a chart could not be drawn", NULL },
+	  "a chart could not be drawn", NULL, NULL, NULL },
 	{ CMD_HEXPORT, "history export", "usage: bench history export [options]",
-	  "Writes one table of the history database as CSV.", NULL, "a failure", NULL },
+	  "Writes one table of the history database as CSV.", NULL, "a failure", NULL, NULL, NULL },
 };
 const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
