@@ -40,6 +40,8 @@ struct synth {
 	int drop;		/* case left out, or -1 */
 	int bimodal;		/* case whose odd reps run 1.4x slower, or -1 */
 	unsigned slow_runs;	/* then: its first slow_runs reps instead, when > 0 */
+	int wide;		/* case whose measurements vary by +-wide_jitter, or -1 */
+	double wide_jitter;
 };
 
 static uint64_t rng_state;
@@ -53,7 +55,7 @@ static struct synth synth_default(uint64_t seed)
 {
 	struct synth s = { .reps = 10, .seed = seed, .ncases = NCASES, .machine = 1, .noise = 0.1,
 			   .jitter = 0.01, .syscall_plus = -1, .drop = -1, .uncounted = -1,
-			   .bimodal = -1 };
+			   .bimodal = -1, .wide = -1 };
 
 	for (int i = 0; i < NCASES_MAX; i++)
 		s.factor[i] = 1;
@@ -146,7 +148,8 @@ static const char *synth_write(const char *name, const struct synth *s)
 		double m = s->machine * (1 + s->noise * uniform());
 
 		for (int c = 0; c < s->ncases; c++) {
-			double t = base_ns[c] * s->factor[c] * m * (1 + s->jitter * uniform());
+			double j = c == s->wide ? s->wide_jitter : s->jitter;
+			double t = base_ns[c] * s->factor[c] * m * (1 + j * uniform());
 
 			if (c == s->bimodal && (s->slow_runs ? r <= s->slow_runs : r % 2))
 				t *= 1.4;
@@ -395,6 +398,53 @@ static void reference_disturbed(const char *base)
 	CHECK(strcmp(verdict_of("sendfile"), "regression") != 0);
 	CHECK(strcmp(verdict_of("copy_file_range"), "regression") != 0);
 	CHECK(strcmp(verdict_of("readwrite"), "slower") == 0);
+}
+
+/*
+ * A regression is slower beyond the threshold in plain time as well as
+ * relative to the reference: readwrite 4% slower (under the 5% threshold)
+ * while memcpy got 20% faster is 30% slower relative to it, yet not a
+ * regression: `inconclusive`, since the evidence cannot clear it either.
+ */
+static void plain_change_below_threshold(void)
+{
+	struct synth q = synth_default(4), s = synth_default(8);
+	char base[512];
+
+	q.noise = 0.01;
+	snprintf(base, sizeof(base), "%s", synth_write("quietbase2", &q));
+	s.noise = 0.01;
+	s.factor[0] = 1.04;
+	s.factor[3] = 0.8;
+	CHECK(CHECK_CMD("--baseline", base, "--current", synth_write("fastref", &s),
+			"--format", "csv") >= 0);
+	CHECK(strcmp(verdict_of("readwrite"), "inconclusive") == 0);
+	CHECK(fabs(column_of("readwrite", "change_pct") - 30) < 3);
+}
+
+/*
+ * A case's threshold is NOISE_K times the robust spread of the noisier
+ * side, the current one too: readwrite 1.2x slower with its current runs
+ * spread +-40% (20 runs of this seed: +34 %, a robust spread of 21 %)
+ * against a quiet baseline is significantly slower, but within 2 x 21 %:
+ * not a regression, and too noisy to clear: `inconclusive`, exit 3.
+ */
+static void current_spread_widens_threshold(void)
+{
+	struct synth q = synth_default(4), s = synth_default(9);
+	char base[512];
+
+	q.noise = 0.01;
+	snprintf(base, sizeof(base), "%s", synth_write("quietbase3", &q));
+	s.noise = 0.01;
+	s.reps = 20;
+	s.factor[0] = 1.2;
+	s.wide = 0;
+	s.wide_jitter = 0.4;
+	CHECK(CHECK_CMD("--baseline", base, "--current", synth_write("widecur", &s),
+			"--format", "csv") == 3);
+	CHECK(strcmp(verdict_of("readwrite"), "inconclusive") == 0);
+	CHECK(column_of("readwrite", "threshold_pct") > 40);
 }
 
 static void baseline_file(const char *base)
@@ -923,6 +973,8 @@ int main(void)
 	missing_and_new(base);
 	machine_slower(base);
 	reference_disturbed(base);
+	plain_change_below_threshold();
+	current_spread_widens_threshold();
 	baseline_file(base);
 	malformed(base);
 	bad_options(base);

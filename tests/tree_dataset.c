@@ -5,7 +5,9 @@
  * hash recorded when generating is the hash of what a walk finds on disk;
  * the source-tree mix draws sizes of its own; the hash covers names, sizes
  * and bytes (one byte, one name or one size changed is seen, and named by
- * tree_first_difference); a tree with a symlink or a special file is
+ * tree_first_difference); an empty folder missing from a copy, or one
+ * more in it, changes the hash (a copy that drops an empty folder fails
+ * verification); a tree with a symlink or a special file is
  * refused with a line naming it; dataset_ensure reuses a tree only while it
  * is unchanged, and dataset_clean removes it.
  */
@@ -141,6 +143,35 @@ static void differences_seen(void)
 	CHECK(access(a, F_OK) != 0 && access(b, F_OK) != 0);
 }
 
+static void empty_folders_seen(void)
+{
+	char a[600], b[600], p[700], why[200] = "";
+	struct dataset d, e;
+	struct tree_sum sum;
+
+	CHECK(gen("ex", 30, 100, 5, &d) == 0);
+	CHECK(gen("ey", 30, 100, 5, &e) == 0);
+	snprintf(a, sizeof(a), "%s/ex", base);
+	snprintf(b, sizeof(b), "%s/ey", base);
+	/* the source has an empty folder the copy lacks */
+	snprintf(p, sizeof(p), "%s/d2/empty", b);
+	CHECK(mkdir(p, 0755) == 0);
+	CHECK(walk_hash("ey", &sum) != e.hash);
+	CHECK_EQ_U64(sum.dirs, 30 + 3 + 1);
+	CHECK(walk_hash("ex", &sum) == d.hash);
+	CHECK(tree_first_difference(a, b, why, sizeof(why)) == 1);
+	CHECK(strcmp(why, "d2/empty: missing from the output") == 0);
+	/* and the copy has one more */
+	CHECK(tree_first_difference(b, a, why, sizeof(why)) == 1);
+	CHECK(strcmp(why, "d2/empty: in the output, not in the source") == 0);
+	/* an empty folder of another name */
+	snprintf(p, sizeof(p), "%s/d2/other", a);
+	CHECK(mkdir(p, 0755) == 0);
+	CHECK(walk_hash("ex", &sum) != walk_hash("ey", &sum));
+	CHECK(tree_remove(a) == 0);
+	CHECK(tree_remove(b) == 0);
+}
+
 static void odd_entries_refused(void)
 {
 	char t[600], p[700], why[200] = "";
@@ -226,6 +257,7 @@ int main(void)
 	same_seed_same_hash();
 	source_mix();
 	differences_seen();
+	empty_folders_seen();
 	odd_entries_refused();
 	ensure_reuse_and_clean();
 	if (getenv("COPYBENCH_TREE_TIMING"))

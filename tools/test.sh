@@ -11,6 +11,8 @@
 # Tests run outside CI mode even when the CI service sets CI=true: CTest
 # clears it for every test (tests/CMakeLists.txt) and so does this script for
 # the stages below; the tests of CI mode set it themselves.
+# Tests labelled timing or machine (tests/CMakeLists.txt: their pass depends
+# on time or on the machine's state) run in both suites, like the rest.
 # Any failure, or a suite in which no test ran, exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,7 +4,11 @@
 # the harness's statistics): runs, retried_runs, counted_runs, median_ns,
 # min_ns, max_ns, mean_ns, stddev_ns, cv, mb_per_s, ratio_to_fastest, and
 # the two-mode columns by the rule results/README.md states (modes,
-# mode_fast_ns, mode_slow_ns, mode_fast_runs, mode_slow_runs); then
+# mode_fast_ns, mode_slow_ns, mode_fast_runs, mode_slow_runs), and the
+# outliers (runs.csv's outlier flag of every run and outlier_runs: counted
+# runs only, over 3.5 x 1.4826 MAD from the median; a retried run never
+# is one) and a tree's files_per_s (files / median; empty for the other
+# workloads); then
 # the invariants every row must keep: min <= median <= max, a ranked row's
 # ratio >= 1 with exactly one 1.000 per group, and no run using more CPU
 # time than its wall time on all the machine's CPUs.
@@ -85,11 +89,16 @@ FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 	key = F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
 	      F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
 	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
-	if (!(key in runs)) { keys[++nkeys] = key; size[key] = F[col["size_bytes"]] }
+	if (!(key in runs)) {
+		keys[++nkeys] = key; size[key] = F[col["size_bytes"]]; files[key] = F[col["files"]] + 0
+	}
 	runs[key]++
 	retried[key] += F[col["retried"]]
 	if (F[col["verified"]] == 1 && F[col["retried"]] == 0)
 		wall[key, ++counted[key]] = F[col["wall_ns"]] + 0
+	# every run, for its outlier flag
+	rkey[FNR] = key; rwall[FNR] = F[col["wall_ns"]] + 0; rflag[FNR] = F[col["outlier"]]
+	rcounted[FNR] = F[col["verified"]] == 1 && F[col["retried"]] == 0; nrows = FNR
 }
 END {
 	for (k = 1; k <= nkeys; k++) {
@@ -101,13 +110,31 @@ END {
 		mean = sum / n
 		sq = 0; for (i = 1; i <= n; i++) sq += (a[i] - mean) ^ 2
 		sd = n > 1 ? sqrt(sq / (n - 1)) : 0
-		printf "%s runs=%d retried_runs=%d counted_runs=%d median_ns=%.1f min_ns=%.0f max_ns=%.0f mean_ns=%.3f stddev_ns=%.3f cv=%.6f mb_per_s=%.4f %s\n", \
+		for (i = 1; i <= n; i++) d[i] = a[i] > med ? a[i] - med : med - a[i]
+		sortn(d, n)
+		scale[key] = 1.4826 * (n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2)
+		median[key] = med
+		nout = 0
+		for (i = 1; i <= n; i++) {
+			x = a[i] > med ? a[i] - med : med - a[i]
+			nout += scale[key] > 0 && x > 3.5 * scale[key]
+		}
+		fps = files[key] ? sprintf("%.4f", files[key] / (med / 1e9)) : ""
+		printf "%s runs=%d retried_runs=%d counted_runs=%d median_ns=%.1f min_ns=%.0f max_ns=%.0f mean_ns=%.3f stddev_ns=%.3f cv=%.6f mb_per_s=%.4f outlier_runs=%d files_per_s=%s %s\n", \
 		       key, runs[key], retried[key], n, med, a[1], a[n], mean, sd, sd / mean, \
-		       size[key] / 1048576 / (med / 1e9), modes(a, n)
+		       size[key] / 1048576 / (med / 1e9), nout, fps, modes(a, n)
+	}
+	# runs whose outlier flag is not the rule's, to stderr
+	for (r = 2; r <= nrows; r++) {
+		key = rkey[r]; x = rwall[r] > median[key] ? rwall[r] - median[key] : median[key] - rwall[r]
+		want = rcounted[r] && scale[key] > 0 && x > 3.5 * scale[key]
+		if (rflag[r] != want)
+			printf "%s: runs.csv line %d: outlier %s, the rule says %d\n", key, r, rflag[r], want >"/dev/stderr"
 	}
 }
 EOF
-awk -f "$T/csv.awk" -f "$T/recompute.awk" "$R/runs.csv" >"$T/mine"
+awk -f "$T/csv.awk" -f "$T/recompute.awk" "$R/runs.csv" >"$T/mine" 2>"$T/outlier_flags"
+expect_eq outlier_flags_recomputed "$(cat "$T/outlier_flags")" ""
 
 # The same figures as summary.csv publishes them, with class and ratio.
 cat >"$T/published.awk" <<'EOF'
@@ -119,7 +146,7 @@ FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
 	printf "%s", key
 	for (i = 1; i <= n; i++)
-		if (H[i] ~ /^(runs|retried_runs|counted_runs|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status|modes|mode_fast_ns|mode_slow_ns|mode_fast_runs|mode_slow_runs)$/)
+		if (H[i] ~ /^(runs|retried_runs|counted_runs|outlier_runs|files_per_s|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status|modes|mode_fast_ns|mode_slow_ns|mode_fast_runs|mode_slow_runs)$/)
 			printf " %s=%s", H[i], F[i]
 	printf "\n"
 }
@@ -166,6 +193,7 @@ END {
 		off("runs", val(line, "runs"), val(m, "runs"), 0)
 		off("retried_runs", val(line, "retried_runs"), val(m, "retried_runs"), 0)
 		off("counted_runs", val(line, "counted_runs"), val(m, "counted_runs"), 0)
+		off("outlier_runs", val(line, "outlier_runs"), val(m, "outlier_runs"), 0)
 		off("median_ns", val(line, "median_ns"), val(m, "median_ns"), 0.5)
 		off("min_ns", val(line, "min_ns"), val(m, "min_ns"), 0)
 		off("max_ns", val(line, "max_ns"), val(m, "max_ns"), 0)
@@ -173,6 +201,7 @@ END {
 		off("stddev_ns", val(line, "stddev_ns"), val(m, "stddev_ns"), 0.5)
 		off("cv", val(line, "cv"), val(m, "cv"), 0.0000505)
 		off("mb_per_s", val(line, "mb_per_s"), val(m, "mb_per_s"), 0.05005)
+		off_or_empty("files_per_s", val(line, "files_per_s"), val(m, "files_per_s"), 0.05005)
 		off("modes", val(line, "modes"), val(m, "modes"), 0)
 		off_or_empty("mode_fast_ns", val(line, "mode_fast_ns"), val(m, "mode_fast_ns"), 0.5)
 		off_or_empty("mode_slow_ns", val(line, "mode_slow_ns"), val(m, "mode_slow_ns"), 0.5)
@@ -194,6 +223,7 @@ expect_eq summary_csv_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/publis
 jq -r '.fs_type as $fs | .cases[] |
 	"\(.workload)/\(.strategy)/\(.dataset)/\(.size_bytes)/\(.buffer_bytes)/\(.cache)/\(.batch_lines)/\(.part_size)/\(.fsync)/\($fs)" +
 	" runs=\(.runs | length) retried_runs=\(.retried_runs) counted_runs=\(.counted_runs)" +
+	" outlier_runs=\(.outlier_runs) files_per_s=\(.files_per_s // "")" +
 	" median_ns=\(.median_ns) min_ns=\(.min_ns) max_ns=\(.max_ns) mean_ns=\(.mean_ns)" +
 	" stddev_ns=\(.stddev_ns) cv=\(.cv) mb_per_s=\(.mb_per_s)" +
 	" ratio_to_fastest=\(.ratio_to_fastest // "") class=\(.class) status=\(.status)" +
@@ -208,10 +238,22 @@ expect_eq json_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/json")" ""
 COPYBENCH_THROTTLE_EVERY_OTHER_MS=50 run "$BENCH" --workload copy --strategy throttled --size 1M \
 	--repeat 8 --syscalls off --no-limits --dir "$T/d2" --out "$T/r2" --quiet
 expect_eq run2_rc "$RC" 0
-awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r2/runs.csv" >"$T/mine2"
+awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r2/runs.csv" >"$T/mine2" 2>"$T/outlier_flags2"
+expect_eq outlier_flags2_recomputed "$(cat "$T/outlier_flags2")" ""
 awk -f "$T/csv.awk" -f "$T/published.awk" "$T/r2/summary.csv" >"$T/published2"
 expect_eq two_modes_recomputed "$(grep -c ' modes=2 ' "$T/mine2")" 1
 expect_eq two_modes_published "$(awk -f "$T/compare.awk" "$T/mine2" "$T/published2")" ""
+
+# A tree (20 files of 4 KiB), whose rows have files_per_s: the same
+# figures recomputed from its runs.
+run "$BENCH" --workload tree --files 20 --size 4K --strategy readwrite,mmap --repeat 5 --syscalls off \
+	--no-limits --dir "$T/d3" --out "$T/r3" --quiet
+expect_eq run3_rc "$RC" 0
+awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r3/runs.csv" >"$T/mine3" 2>"$T/outlier_flags3"
+awk -f "$T/csv.awk" -f "$T/published.awk" "$T/r3/summary.csv" >"$T/published3"
+expect_eq tree_rows "$(grep -c '^tree/.* files_per_s=[0-9]' "$T/mine3")" 2
+expect_eq tree_outlier_flags_recomputed "$(cat "$T/outlier_flags3")" ""
+expect_eq tree_recomputed "$(awk -f "$T/compare.awk" "$T/mine3" "$T/published3")" ""
 
 # Invariants of every row.
 cat >"$T/invariants.awk" <<'EOF'
