@@ -401,6 +401,27 @@ static int draw_charts(const char *dir)
 	return cmd_plot(2, argv);
 }
 
+/*
+ * Every case asked for (the limit rows aside) unavailable here: nothing the
+ * user asked for was measured, which is an error, not a result. Says so.
+ */
+static bool none_could_run(const struct runner *r)
+{
+	size_t asked = 0;
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		if (r->cases[i].spec.wl->flags & WORKLOAD_LIMITS)
+			continue;
+		if (r->cases[i].state != CASE_UNAVAILABLE)
+			return false;
+		asked++;
+	}
+	if (asked)
+		fprintf(stderr, "bench: no case asked for could run here (%zu unavailable: the table says why)\n",
+			asked);
+	return asked > 0;
+}
+
 static int finish(struct runner *r, const char *dir, struct meta_times *t)
 {
 	struct case_summary *sums;
@@ -437,6 +458,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
 			ret = 1;
+	if (!ret && !interrupt_signal && none_could_run(r))
+		ret = 2;
 	if (r->o->plot && !interrupt_signal && draw_charts(dir))
 		ret = ret ? ret : 1;
 	free(sums);

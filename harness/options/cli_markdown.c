@@ -70,7 +70,7 @@ static void command_section(const struct cli_command *c, FILE *f)
 			option_row(&cli_options[i], f);
 	fputs("\n| exit | meaning |\n| --- | --- |\n| 0 | success |\n| 1 | ", f);
 	cell(c->exit1 ? c->exit1 : "a failure", f);
-	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input |\n"
+	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input, or something asked for that cannot run here |\n"
 	      "| 130 (143) | interrupted by SIGINT (by SIGTERM) |\n", f);
 	if (c->epilogue)
 		fprintf(f, "\n```text\n%s```\n", c->epilogue);

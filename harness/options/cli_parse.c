@@ -432,7 +432,8 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f)
 	fprintf(f, "Exit status:\n"
 		"  0    success\n"
 		"  1    %s\n"
-		"  2    usage or input error: a bad option or value, a missing or unusable input\n"
+		"  2    usage or input error: a bad option or value, a missing or unusable input,\n"
+		"       or something asked for that cannot run here\n"
 		"  130  interrupted by SIGINT (143: by SIGTERM)\n",
 		c && c->exit1 ? c->exit1 : "a failure");
 }

@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "channel.h"
 #include "command.h"
+#include "fsinfo.h"
 #include "select.h"
 #include "units.h"
 
@@ -455,6 +456,40 @@ static int check_items(const struct str_list *l, bool (*known)(const char *),
 	return 0;
 }
 
+/* A --command was asked for by name: its program must be there. */
+static int plan_check_commands(const struct bench_opts *o)
+{
+	for (size_t i = 0; i < o->ncommands; i++) {
+		const struct bench_command *c = &o->commands[i];
+		const char *tmpl = c->file_template ? c->file_template : c->tree_template;
+		char why[200];
+
+		if (!command_probe(tmpl, why, sizeof(why)))
+			continue;
+		fprintf(stderr, "bench: --command '%s': %s\n", c->name, why);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * --cache cold alone where the datasets live on a filesystem of memory
+ * (tmpfs, ramfs): no page can be evicted there, so no case could run.
+ */
+static int plan_check_cache(const struct bench_opts *o)
+{
+	const char *where = o->source ? o->source : o->dir;
+	char type[32];
+
+	if (!o->cache_cold || o->cache_warm || fs_type_name(where, type, sizeof(type)))
+		return 0;
+	if (strcmp(type, "tmpfs") && strcmp(type, "ramfs"))
+		return 0;
+	fprintf(stderr, "bench: --cache cold: %s is on %s, whose pages cannot be evicted: no case can run cold there; choose another --dir\n",
+		where, type);
+	return 2;
+}
+
 static int plan_check_names(const struct bench_opts *o, const struct workload **wls,
 			    size_t nwl)
 {
@@ -470,6 +505,8 @@ static int plan_check_names(const struct bench_opts *o, const struct workload **
 				o->commands[i].name);
 			return 2;
 		}
+	if (plan_check_commands(o))
+		return 2;
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 
@@ -614,6 +651,8 @@ int plan_build(struct runner *r)
 		ret = plan_workloads(o, wls, &nwl, src.kind == DATASET_DIR);
 	if (!ret)
 		ret = plan_check_names(o, wls, nwl);
+	if (!ret)
+		ret = plan_check_cache(o);
 	if (ret)
 		return ret;
 	for (size_t w = 0; w < nwl; w++) {
