@@ -33,6 +33,11 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	if (o.fs.n && !o.dry_run)
 		return run_filesystems(&o);
+	if (o.fs.n) {
+		ret = run_fs_preflight(&o);
+		if (ret)
+			return ret;
+	}
 	progress_init(&r.progress, o.quiet);
 	if (o.dry_run) {
 		ret = run_dry_run(&r);

@@ -487,6 +487,40 @@ int run_make_dir(const struct bench_opts *o, char *made, size_t n)
 	return 2;
 }
 
+/* --dir must be a folder bench can write in: 2 after one line if not. */
+static int check_dir_usable(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bench: --dir '%s': not a folder\n", dir);
+		return 2;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "bench: --dir '%s': %s\n", dir, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+int run_preflight(struct runner *r, char *made, size_t n)
+{
+	const struct bench_opts *o = r->o;
+	int ret = run_make_dir(o, made, n);
+	if (ret)
+		return ret;
+	ret = check_dir_usable(o->dir);
+	if (!ret)
+		ret = plan_build(r);
+	if (!ret)
+		ret = check_foreign_datasets(r);
+	if (!ret && !o->fs.n)
+		ret = check_free_space(r);
+	if (ret)
+		unmake_dirs(o->dir, made);
+	return ret;
+}
+
 int run_prepare(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
@@ -494,18 +528,9 @@ int run_prepare(struct runner *r)
 	uint64_t t0;
 	int ret;
 
-	ret = run_make_dir(o, made, sizeof(made));
+	ret = run_preflight(r, made, sizeof(made));
 	if (ret)
 		return ret;
-	ret = plan_build(r);
-	if (!ret)
-		ret = check_foreign_datasets(r);
-	if (!ret)
-		ret = check_free_space(r);
-	if (ret) {
-		unmake_dirs(o->dir, made);
-		return ret;
-	}
 	sysinfo_collect(o->dir, &r->env);
 	results_dir(r, &r->times.start, r->results, sizeof(r->results));
 	show_plan(r, r->results);
@@ -687,19 +712,16 @@ static void dry_print_needs(const struct runner *r)
 int run_dry_run(struct runner *r)
 {
 	char made[PATH_MAX], runs[160];
-	int ret = run_make_dir(r->o, made, sizeof(made));
+	int ret = run_preflight(r, made, sizeof(made));
 
 	if (ret)
 		return ret;
-	ret = plan_build(r);
-	if (!ret) {
-		runs_per_case(r->o, runs, sizeof(runs));
-		printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
-		dry_print_cases(r);
-		dry_print_needs(r);
-	}
+	runs_per_case(r->o, runs, sizeof(runs));
+	printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
+	dry_print_cases(r);
+	dry_print_needs(r);
 	unmake_dirs(r->o->dir, made);
-	return ret;
+	return 0;
 }
 
 int run_check_outputs(const struct bench_opts *o)

@@ -137,7 +137,8 @@ const struct cli_option cli_options[] = {
 	  "draw the charts after the run (needs gnuplot)", RUN), .group = GROUP_WHERE },
 	{ OPTION(OPT_DRY_RUN, "dry-run", 'n', ARG_NONE, NULL, NULL,
 	  "plan and print the cases, datasets, disk space and an estimated\n"
-	  "duration; run nothing, write nothing", RUN), .group = GROUP_WHERE },
+	  "duration; run nothing, write nothing. Refuses what the run refuses,\n"
+	  "with the same line and exit status", RUN), .group = GROUP_WHERE },
 	{ OPTION(OPT_QUIET, "quiet", 'q', ARG_NONE, NULL, NULL,
 	  "no progress on stderr", RUN), .group = GROUP_WHERE },
 	/* -------------------------------------------------------- subcommands -- */
