@@ -65,15 +65,63 @@ static int check_foreign_datasets(const struct runner *r)
 	return 0;
 }
 
+/* Can a folder be made at path (or written in, if it is one)? The nearest
+ * folder that exists must be writable. 0, or 2 after one line. */
+static int check_out_writable(const char *out)
+{
+	char at[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(at, sizeof(at), "%s", out);
+	while (stat(at, &st)) {
+		slash = strrchr(at, '/');
+		if (!slash) {
+			snprintf(at, sizeof(at), ".");
+			break;
+		}
+		slash[slash == at] = '\0';
+	}
+	if (!S_ISDIR(st.st_mode) && strcmp(at, out)) {
+		fprintf(stderr, "bench: --out '%s': %s is not a folder\n", out, at);
+		return 2;
+	}
+	if (S_ISDIR(st.st_mode) && access(at, W_OK | X_OK)) {
+		fprintf(stderr, "bench: --out '%s': %s\n", out, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* Does dir hold results of a run (meta.json or one of the CSV files)? */
+static bool holds_results(const char *dir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (!access(path, F_OK))
+		return true;
+	for (size_t i = 0; i < COLFILE_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, col_files[i].name);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
 /*
- * --out must be a directory (or not exist), and the CSV files in it, if any,
- * must be bench's own: their first line starts with bench's header.
+ * --out must be a directory bench can write in (or one it can make), and
+ * the CSV files in it, if any, must be bench's own: their first line starts
+ * with bench's header. One that holds results is refused without --force.
  */
-static int check_out_dir(const char *out)
+static int check_out_dir(const char *out, bool force)
 {
 	struct stat st;
 
-	if (!out || stat(out, &st))
+	if (!out)
+		return 0;
+	if (check_out_writable(out))
+		return 2;
+	if (stat(out, &st))
 		return 0;
 	if (!S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "bench: --out '%s': exists and is not a directory\n", out);
@@ -101,7 +149,27 @@ static int check_out_dir(const char *out)
 			return 2;
 		}
 	}
+	if (!force && holds_results(out)) {
+		fprintf(stderr, "bench: --out '%s': holds the results of an earlier run; choose another --out, or --force to replace them\n",
+			out);
+		return 2;
+	}
 	return 0;
+}
+
+/* --force: the earlier run's files in dir go, charts included, so that
+ * none is left beside the new results. */
+static void remove_old_results(const char *dir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	unlink(path);
+	for (size_t i = 0; i < COLFILE_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, col_files[i].name);
+		unlink(path);
+	}
+	plot_remove_charts(dir);
 }
 
 /*
@@ -364,6 +432,8 @@ static int write_results(struct runner *r, struct case_summary *sums, const char
 	clock_gettime(CLOCK_REALTIME, &t->end);
 	t->interrupted = interrupt_signal != 0;
 	err = make_dirs(dir, made, sizeof(made));
+	if (!err && r->o->force)
+		remove_old_results(dir);
 	if (!err)
 		err = report_write_csv(r, sums, dir);
 	if (!err)
@@ -726,7 +796,7 @@ int run_dry_run(struct runner *r)
 
 int run_check_outputs(const struct bench_opts *o)
 {
-	int ret = check_out_dir(o->out);
+	int ret = check_out_dir(o->out, o->force);
 
 	return ret ? ret : check_exports(o);
 }

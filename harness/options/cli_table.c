@@ -111,8 +111,12 @@ const struct cli_option cli_options[] = {
 	  "(list: probe the strategies on files in DIR; clean: the folder to clean)",
 	  RUN | CLI_ON(CMD_LIST) | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
 	{ OPTION(OPT_OUT, "out", 0, ARG_STRING, "DIR", "results/<UTC stamp>-<host>",
-	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv",
+	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv;\n"
+	  "one that holds results is refused without --force",
 	  RUN), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_OUT_FORCE, "force", 0, ARG_NONE, NULL, NULL,
+	  "replace the results (and charts) of an earlier run in --out", RUN),
+	  .group = GROUP_WHERE },
 	{ OPTION(OPT_FS, "fs", 0, ARG_NAMES, "LIST", NULL,
 	  "run the plan on each filesystem, interleaved: ext4, xfs, btrfs and\n"
 	  "tmpfs are made for the run (root; loop devices over sparse files in\n"

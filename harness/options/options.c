@@ -38,6 +38,7 @@ static bool *flag_of(struct bench_opts *o, enum cli_id id)
 	case OPT_PLOT: return &o->plot;
 	case OPT_DRY_RUN: return &o->dry_run;
 	case OPT_QUIET: return &o->quiet;
+	case OPT_OUT_FORCE: return &o->force;
 	case OPT_HELP_MARKDOWN: return &o->help_markdown;
 	default: return NULL;
 	}

@@ -38,6 +38,7 @@ struct bench_opts {
 	bool plot;
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */
+	bool force;			/* replace the results in --out */
 	bool completion;		/* --completion bash: print the script */
 	bool help_markdown;		/* --help-markdown: print docs/options.md */
 	bool no_limits;

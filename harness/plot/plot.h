@@ -14,4 +14,11 @@
  */
 int cmd_plot(int argc, char **argv);
 
+/*
+ * Removes the charts bench plot draws in dir (<chart>.png, .svg and
+ * plot-<chart>.dat of every chart it knows), so that new results are never
+ * shown beside charts of old ones. Absent files are fine.
+ */
+void plot_remove_charts(const char *dir);
+
 #endif

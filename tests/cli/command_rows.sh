@@ -71,7 +71,7 @@ expect_eq left_after_rows "$(left_in_dir)" ""
 expect_eq hang_killed "$(pgrep -f '^sleep 61.25$')" ""
 
 # Counted by ptrace too: it follows the command's forks.
-run env COPYBENCH_SYSCOUNT=ptrace "$BENCH" "${common[@]}" --out "$T/res" --command cp
+run env COPYBENCH_SYSCOUNT=ptrace "$BENCH" "${common[@]}" --out "$T/res" --force --command cp
 if [ "$RC" = 0 ] && [ "$(syscall_col cp total method)" = ptrace ]; then
 	[ "$(syscall_col cp openat count)" -ge 2 ] && pass ||
 		fail "ptrace counted cp's openat $(syscall_col cp openat count) times"
