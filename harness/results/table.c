@@ -163,9 +163,17 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	snprintf(runs, sizeof(runs), "%zu/%zu", s->verified, c->nruns);
 	if (s->retried || s->outliers)
 		snprintf(noise, sizeof(noise), "%zur %zuo", s->retried, s->outliers);
+	if (c->state == CASE_FAILED && !c->nruns) {
+		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->spec.variant, buf, batch, c->why);
+		return;
+	}
 	if (c->state == CASE_FAILED) {
 		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
 			buf, batch, s->verified, c->nruns, c->why);
+		return;
+	}
+	if (!c->nruns) {	/* interrupted before its first measured run */
+		fprintf(f, "  %-16s %7s %6s not run\n", c->spec.variant, buf, batch);
 		return;
 	}
 	if (c->spec.files) {
