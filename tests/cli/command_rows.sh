@@ -59,7 +59,7 @@ if [ -n "$method" ] && [ "$method" != n/a ]; then
 	[ "$(syscall_col cp openat count)" -ge 2 ] && pass ||
 		fail "cp's openat counted $(syscall_col cp openat count) times by $method"
 fi
-row wrong | grep -q 'FAILED .*verification failed: output hash [0-9a-f]* differs from the source' && pass ||
+row wrong | grep -q 'FAILED.*verification failed: output hash [0-9a-f]* differs from the source' && pass ||
 	fail "wrong: $(row wrong)"
 row fails | grep -qF 'FAILED: the command exited with status 3: "oops on stderr"' && pass ||
 	fail "fails: $(row fails)"
