@@ -25,7 +25,7 @@ static void list_strategies(const char *dir)
 {
 	char why[200];
 
-	printf("strategies (workloads copy and split; probed on files in %s):\n", dir);
+	printf("strategies (workloads copy, split and tree; probed on files in %s):\n", dir);
 	for (size_t i = 0; i < strategy_count; i++) {
 		const struct copy_strategy *s = strategy_table[i];
 
@@ -55,6 +55,62 @@ static void list_channels(void)
 			printf("  %-16s %-11s unavailable: %s\n", "", "", why);
 		printf("  %-16s %-11s syscalls: %s\n", "", "", ch->syscalls);
 	}
+}
+
+/* Can a workload's own variant (a tree method) run on files in dir? */
+static bool variant_available(const struct workload_variant *v, const char *dir, char *why,
+			      size_t n)
+{
+	why[0] = '\0';
+	return !v->probe || !v->probe(v, dir, why, n);
+}
+
+/* The methods a workload brings itself (tree: uring, pool, inode-order...),
+ * selected by --strategy like the strategies; the limit rows are not. */
+static void list_methods(const char *dir)
+{
+	char why[200];
+
+	for (size_t i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+
+		if (!wl->own_variants || (wl->flags & WORKLOAD_LIMITS))
+			continue;
+		printf("\nmethods of workload %s (--strategy NAME; probed in %s):\n", wl->name, dir);
+		for (const struct workload_variant *v = wl->own_variants; v->name; v++) {
+			bool ok = variant_available(v, dir, why, sizeof(why));
+
+			printf("  %-16s %-11s %s\n", v->name, ok ? "available" : "unavailable",
+			       v->description);
+			if (!ok)
+				printf("  %-16s %-11s unavailable: %s\n", "", "", why);
+		}
+	}
+}
+
+static void list_json_methods(struct json_out *j, const char *dir)
+{
+	char why[200];
+
+	json_begin_array(j, "methods");
+	for (size_t i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+
+		if (!wl->own_variants || (wl->flags & WORKLOAD_LIMITS))
+			continue;
+		for (const struct workload_variant *v = wl->own_variants; v->name; v++) {
+			bool ok = variant_available(v, dir, why, sizeof(why));
+
+			json_begin_inline_object(j, NULL);
+			json_kv_str(j, "name", v->name);
+			json_kv_str(j, "workload", wl->name);
+			json_kv_bool(j, "available", ok);
+			json_kv_str(j, "why", ok ? "" : why);
+			json_kv_str(j, "description", v->description);
+			json_end(j);
+		}
+	}
+	json_end(j);
 }
 
 /* The workloads --command rows run for, "copy, tree", into out. */
@@ -165,6 +221,7 @@ static void list_json(const char *dir)
 		json_end(&j);
 	}
 	json_end(&j);
+	list_json_methods(&j, dir);
 	list_json_commands(&j);
 	json_out_end(&j);
 }
@@ -204,6 +261,7 @@ int cmd_list(int argc, char **argv)
 	}
 	list_strategies(o.dir);
 	list_channels();
+	list_methods(o.dir);
 	list_commands();
 	printf("\nworkloads:\n");
 	for (size_t i = 0; i < workload_count; i++)

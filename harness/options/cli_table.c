@@ -31,14 +31,15 @@ static const char *const ab_formats[] = { "table", "markdown", NULL };
 const struct cli_option cli_options[] = {
 	/* ------------------------------------------- bench [options]: what -- */
 	{ OPTION(OPT_ALL, "all", 0, ARG_NONE, NULL, NULL,
-	  "every workload (copy, split, transform) and strategy", RUN), .group = GROUP_WHAT },
+	  "every workload (copy, split, transform, tree) and strategy", RUN), .group = GROUP_WHAT },
 	{ OPTION(OPT_WORKLOAD, "workload", 0, ARG_NAMES, "LIST", "copy",
 	  "copy, split, transform, tree", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
 	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
-	  "strategies or channels; --workload and --strategy also take all,\n"
+	  "strategies, channels (transform) or tree methods (tree: uring, pool,\n"
+	  "inode-order); bench list shows them all. --workload and --strategy take all,\n"
 	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
-	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE", NULL,
+	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE|DIR", NULL,
 	  "time the copy workload on your own FILE (hashed first; the run is\n"
 	  "refused if FILE changes), or the tree workload on your own folder;\n"
 	  "no --size, --dataset",
@@ -293,9 +294,10 @@ const struct cli_command cli_commands[] = {
 	  "  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
 	  "  bench --all --dry-run                        # what a run would do, and how long\n" },
 	{ CMD_LIST, "list", "usage: bench list [--dir DIR] [--format table|json]",
-	  "Lists the strategies, channels and workloads, whether each can run here and\n"
-	  "why not, and the system calls each strategy and channel makes (checked by the\n"
-	  "tests). Strategies are probed with scratch files in DIR (default: .), since\n"
+	  "Lists the strategies, channels, tree methods, commands and workloads, whether\n"
+	  "each can run here and why not, and the system calls each strategy and channel\n"
+	  "makes (checked by the tests). Strategies and tree methods are probed with\n"
+	  "scratch files in DIR (default: ., not the run's --dir default), since\n"
 	  "what the filesystem supports decides some of them; a DIR that is not a\n"
 	  "writable folder is an error.", NULL, "a failure", NULL },
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",

@@ -53,9 +53,10 @@ static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 
 	format_size(c->spec.size, size, sizeof(size));
 	if (tree) {
+		/* "tree · 500 x 4K (2000K in all)": the kind would say tree again */
 		dataset_size_name(c->spec.ds, each, sizeof(each));
-		fprintf(f, "\n%s · %s · %s (%s in all) · %s cache", c->spec.wl->name,
-			dataset_kind_name(c->spec.ds->kind), each, size, cache_mode_name(c->cache));
+		fprintf(f, "\n%s · %s (%s in all) · %s cache", c->spec.wl->name, each, size,
+			cache_mode_name(c->cache));
 	} else {
 		fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
 			dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
@@ -277,12 +278,17 @@ static void format_ns(double ns, char *out, size_t n)
 /* "copy/lines text 16M buf 4K on xfs": which row, in one line. */
 static void case_label(const struct bench_case *c, char *out, size_t n)
 {
-	char size[32], buf[32];
+	char size[64], buf[32];
 	size_t len;
 
-	format_size(c->spec.size, size, sizeof(size));
-	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->spec.wl->name, c->spec.variant,
-			       dataset_kind_name(c->spec.ds->kind), size);
+	if (c->spec.files) {	/* a tree: "500 x 4K", its kind said by the workload */
+		dataset_size_name(c->spec.ds, size, sizeof(size));
+		len = (size_t)snprintf(out, n, "%s/%s %s", c->spec.wl->name, c->spec.variant, size);
+	} else {
+		format_size(c->spec.size, size, sizeof(size));
+		len = (size_t)snprintf(out, n, "%s/%s %s %s", c->spec.wl->name, c->spec.variant,
+				       dataset_kind_name(c->spec.ds->kind), size);
+	}
 	if (c->spec.buffer && len < n) {
 		format_size(c->spec.buffer, buf, sizeof(buf));
 		len += (size_t)snprintf(out + len, n - len, " buf %s", buf);
