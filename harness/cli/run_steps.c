@@ -181,11 +181,18 @@ static int check_exports(const struct bench_opts *o)
 	const char *const opts[] = { "--export-json", "--export-csv", "--export-markdown" };
 	const char *const paths[] = { o->export_json, o->export_csv, o->export_markdown };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0, dash = 0; i < 3; i++) {
 		char parent[PATH_MAX], *slash;
 		struct stat st;
 
 		if (!paths[i])
+			continue;
+		if (!strcmp(paths[i], "-") && (dash++ || o->format != FORMAT_TABLE)) {
+			fprintf(stderr, "bench: %s '-': stdout already has %s\n", opts[i],
+				o->format != FORMAT_TABLE ? "--format's output" : "another export");
+			return 2;
+		}
+		if (!strcmp(paths[i], "-"))
 			continue;
 		snprintf(parent, sizeof(parent), "%s", paths[i]);
 		slash = strrchr(parent, '/');
@@ -317,7 +324,7 @@ static void show_plan(const struct runner *r, const char *results)
 		progress_line(&r->progress, "bench: note: timings here are noisier: %s (docs/noise.md)", noise);
 	for (size_t i = 0; i < 3; i++)
 		if (exports[i])
-			progress_line(&r->progress, "bench: summary exported to %s", exports[i]);
+			progress_line(&r->progress, "bench: summary exported to %s", strcmp(exports[i], "-") ? exports[i] : "stdout");
 }
 
 /*
@@ -492,6 +499,17 @@ static bool none_could_run(const struct runner *r)
 	return asked > 0;
 }
 
+/* --export-* -: that export is stdout's, in place of the table. */
+static bool export_to_stdout(const struct bench_opts *o)
+{
+	const char *const paths[] = { o->export_json, o->export_csv, o->export_markdown };
+
+	for (size_t i = 0; i < 3; i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return true;
+	return false;
+}
+
 static int finish(struct runner *r, const char *dir, struct meta_times *t)
 {
 	struct case_summary *sums;
@@ -516,9 +534,9 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 		report_print_csv(stdout, r, sums);
 	else if (r->o->format == FORMAT_JSON)
 		report_print_json(stdout, r, sums, dir);
-	else
+	else if (!export_to_stdout(r->o))
 		report_print_table(stdout, r, sums);
-	if (!ret && r->o->format == FORMAT_TABLE) {
+	if (!ret && r->o->format == FORMAT_TABLE && !export_to_stdout(r->o)) {
 		printf("\nresults: %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)\n", dir);
 		if (!r->counting)
 			printf("syscalls: n/a (%s)\n", r->sc_why);
@@ -573,6 +591,57 @@ static int check_dir_usable(const char *dir)
 	return 0;
 }
 
+/* Does a case of the plan run a workload with flag? */
+static bool planned_with(const struct runner *r, unsigned flag)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].spec.wl->flags & flag)
+			return true;
+	return false;
+}
+
+/* Does a case of the plan take a buffer (a buffered strategy, a channel)? */
+static bool planned_buffer(const struct runner *r)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].spec.buffer)
+			return true;
+	return false;
+}
+
+/*
+ * Options the plan leaves without effect, or that contradict each other:
+ * one line each on stderr, before any work, once (bench --fs plans once per
+ * filesystem). The run goes on.
+ */
+static void warn_ignored(const struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+
+	if (o->given[OPT_REPEAT] && o->given[OPT_MAX_RUNS])
+		fprintf(stderr, "bench: warning: --max-runs is ignored: --repeat %u fixes the runs of each case\n",
+			o->repeat);
+	if (o->given[OPT_BATCH_LINES] && !planned_with(r, WORKLOAD_CHANNELS))
+		fprintf(stderr, "bench: warning: --batch-lines is ignored: no case of the transform workload is planned\n");
+	if (o->given[OPT_FILES] && !planned_with(r, WORKLOAD_TREE))
+		fprintf(stderr, "bench: warning: --files is ignored: no case of the tree workload is planned\n");
+	if (o->given[OPT_PART_SIZE] && !planned_with(r, WORKLOAD_PARTS))
+		fprintf(stderr, "bench: warning: --part-size is ignored: no case of the split workload is planned\n");
+	if (o->given[OPT_BUFFER] && !planned_buffer(r))
+		fprintf(stderr, "bench: warning: --buffer is ignored: no strategy or channel of the plan takes a buffer\n");
+	if (o->drop_caches && !o->cache_cold)
+		fprintf(stderr, "bench: warning: --drop-caches is ignored: it drops caches for cold runs, and --cache warm has none\n");
+	for (size_t i = 0; i < o->buffers.n; i++)
+		if (o->buffers.v[i] < 512)
+			fprintf(stderr, "bench: warning: --buffer %llu: under 512 bytes a copy is mostly system calls (one pair per %llu bytes)\n",
+				(unsigned long long)o->buffers.v[i], (unsigned long long)o->buffers.v[i]);
+}
+
 int run_preflight(struct runner *r, char *made, size_t n)
 {
 	const struct bench_opts *o = r->o;
@@ -588,6 +657,8 @@ int run_preflight(struct runner *r, char *made, size_t n)
 		ret = check_free_space(r);
 	if (ret)
 		unmake_dirs(o->dir, made);
+	else
+		warn_ignored(r);
 	return ret;
 }
 
@@ -613,7 +684,7 @@ int run_prepare(struct runner *r)
 	r->costs.generate_ns += runner_now_ns() - t0;
 	if (ret)
 		return ret;
-	if (runner_remove_stale_workdirs(o->dir, NULL))
+	if (runner_remove_stale_workdirs(o->dir, false, NULL))
 		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o->dir);
 	if (runner_make_workdir(r, o->dir)) {
 		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));

@@ -130,7 +130,8 @@ const struct cli_option cli_options[] = {
 	  "table, csv or json on stdout", RUN), .group = GROUP_WHERE,
 	  .choices = run_formats, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_EXPORT_JSON, "export-json", 0, ARG_STRING, "FILE", NULL,
-	  "also write the summary, with every run's times, as JSON", RUN), .group = GROUP_WHERE,
+	  "also write the summary, with every run's times, as JSON\n"
+	  "(FILE -: to stdout, in place of the table; so for the two below)", RUN), .group = GROUP_WHERE,
 	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_EXPORT_CSV, "export-csv", 0, ARG_STRING, "FILE", NULL,
 	  "also write the summary as CSV (summary.csv's columns)", RUN), .group = GROUP_WHERE,
@@ -155,6 +156,8 @@ const struct cli_option cli_options[] = {
 	  .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_COPY_BUFFER, "buffer", 0, ARG_SIZE, "B", "the strategy's",
 	  "buffer or block size for buffered strategies", CLI_ON(CMD_COPY)), .min = 1 },
+	{ OPTION(OPT_CLEAN_DRY_RUN, "dry-run", 'n', ARG_NONE, NULL, NULL,
+	  "list what would be removed; remove nothing", CLI_ON(CMD_CLEAN)) },
 	{ OPTION(OPT_FORCE, "force", 0, ARG_NONE, NULL, NULL,
 	  "replace an existing DST or FILE (never SRC itself)", CLI_ON(CMD_COPY) | CLI_ON(CMD_GEN)) },
 	{ OPTION(OPT_COUNT_SYSCALLS, "count-syscalls", 0, ARG_NONE, NULL, NULL,
@@ -361,7 +364,7 @@ const struct cli_command cli_commands[] = {
 	  "question are skipped with a line saying why.\n"
 	  "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.",
 	  NULL, "a chart could not be drawn", NULL },
-	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR]",
+	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR] [--dry-run]",
 	  "Removes what bench left in DIR (default: the default --dir of bench):\n"
 	  "the datasets it generated, each a file with bench's manifest beside it that\n"
 	  "still describes it, the work directories of runs that were killed, and the\n"

@@ -81,6 +81,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	bool *flag = flag_of(o, opt->id);
 	const char **str = string_of(o, opt->id);
 
+	o->given[opt->id] = true;
 	if (flag)
 		*flag = true;
 	else if (str)

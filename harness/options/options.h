@@ -17,6 +17,7 @@
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 struct bench_opts {
+	bool given[OPT_ID_COUNT];	/* named on the command line */
 	bool all;
 	struct str_list workloads;	/* empty: copy (or all with --all) */
 	struct str_list strategies;	/* empty: every strategy/channel */

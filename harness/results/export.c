@@ -105,8 +105,18 @@ static int export_one(const char *path, enum export_kind kind, const struct runn
 		      const struct case_summary *sums, const char *results_dir)
 {
 	struct csv_writer w;
-	int err = csv_open(&w, path);
+	int err;
 
+	if (!strcmp(path, "-")) {	/* stdout, in place of the table */
+		if (kind == EXPORT_JSON)
+			report_print_json(stdout, r, sums, results_dir);
+		else if (kind == EXPORT_CSV)
+			report_print_csv(stdout, r, sums);
+		else
+			report_print_markdown(stdout, r, sums);
+		return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	}
+	err = csv_open(&w, path);
 	if (err)
 		return err;
 	if (kind == EXPORT_JSON)

@@ -39,7 +39,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
  * else. Calls removed (when not NULL) with the path of each. Returns how
  * many it removed.
  */
-int runner_remove_stale_workdirs(const char *dir, void (*removed)(const char *path))
+int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(const char *path))
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -56,7 +56,7 @@ int runner_remove_stale_workdirs(const char *dir, void (*removed)(const char *pa
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0) {
+		if (dry || nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0) {
 			count++;
 			if (removed)
 				removed(path);
