@@ -205,7 +205,7 @@ const struct cli_option cli_options[] = {
 	  "history plot: history/ beside the database)",
 	  CLI_ON(CMD_PLOT) | CLI_ON(CMD_HPLOT)), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_MARKDOWN, "markdown", 0, ARG_NONE, NULL, NULL,
-	  "the list as Markdown (required)", CLI_ON(CMD_COLUMNS)) },
+	  "the list as Markdown (its one format, also without this)", CLI_ON(CMD_COLUMNS)) },
 	{ OPTION(OPT_DB, "db", 0, ARG_STRING, "FILE", "results/history.sqlite",
 	  "the history database", HSUBS), .complete = COMPLETE_FILE },
 	{ OPTION(OPT_COMMIT, "commit", 0, ARG_STRING, "SHA", "git rev-parse HEAD",
@@ -373,7 +373,7 @@ const struct cli_command cli_commands[] = {
 	  "removed: a file bench did not make, or one changed since, stays (the latter\n"
 	  "is named). Results folders are never touched. Prints each path it removes.",
 	  NULL, "something of bench's could not be removed", NULL },
-	{ CMD_COLUMNS, "columns", "usage: bench columns --markdown",
+	{ CMD_COLUMNS, "columns", "usage: bench columns [--markdown]",
 	  "Prints the list of result columns of results/README.md, as Markdown.",
 	  NULL, "a failure", NULL },
 	{ CMD_HISTORY, "history",

@@ -2,7 +2,8 @@
 # exit_codes.sh - a missing or unusable input is exit 2 with one line, as
 # the exit-code table of every --help says, whichever command meets it:
 # bench plot without results or with a folder that is not one, a read-only
-# --dir for a run and for bench list alike.
+# --dir for a run and for bench list alike; and what is no error is not one
+# (bench columns without --markdown, its only format).
 . "$(dirname "$0")/lib.sh"
 
 mkdir "$T/cwd"
@@ -18,4 +19,8 @@ if mount_tmpfs "$T/ro" 1M ro; then
 else
 	echo "note: no read-only tmpfs of our own (not root): the read-only checks are not run"
 fi
+# bench columns: Markdown is its one format, so --markdown may be left out
+run "$BENCH" columns
+expect_eq columns_rc "$RC" 0
+expect_eq columns_same "$(cat "$T/.out")" "$("$BENCH" columns --markdown)"
 finish
