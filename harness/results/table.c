@@ -245,7 +245,8 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
 			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
 		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
-			 (k == 0 || ranked(&sums[rows[k - 1].i])))
+			 (k == 0 || ranked(&sums[rows[k - 1].i]) ||
+			  sums[rows[k - 1].i].cls == CLASS_COMMAND))
 			fprintf(f, "  not ranked: other work than a page-cache copy\n");
 		print_row(f, &r->cases[rows[k].i], sk);
 	}

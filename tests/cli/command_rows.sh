@@ -105,4 +105,14 @@ expect_fail twice 2 "bench: --command 'cp': a command of this name was given bef
 	"$BENCH" "${common[@]}" --command cp --command cp
 expect_fail clash 2 "bench: --command 'splice': a strategy, channel or limit row has that name; name the command otherwise" \
 	"$BENCH" "${common[@]}" --command 'splice=cp {src} {dst}'
+# A command row and a row not ranked (direct: device I/O) in one table:
+# each under its own heading, the direct row not under "commands:".
+run "$BENCH" --workload copy --strategy readwrite,direct --size 64K --repeat 2 --warmup 0 --no-limits \
+	--syscalls off --dir "$D" --out "$T/res-direct" --quiet --command cp
+if grep -q '^  direct .*device I/O around the page cache' "$T/.out"; then
+	expect_eq direct_heading "$(grep -E '^  (commands:|not ranked:|cp |direct )' "$T/.out" | awk '{ print $1 }' | tr '\n' ' ')" \
+		"commands: cp not direct "
+else
+	echo "note: direct is not device I/O here: its heading is not checked"
+fi
 finish
