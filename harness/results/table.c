@@ -46,12 +46,33 @@ static int row_cmp(const void *a, const void *b)
 	return (mx > my) - (mx < my);
 }
 
+/*
+ * A size for a heading: exact when short ("64M", "4096"), else rounded with
+ * the exact count beside it ("2.9M (3000000 bytes)"), never a bare count
+ * of bytes a reader must divide.
+ */
+static void heading_size(uint64_t bytes, char *out, size_t n)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)bytes;
+	int u = -1;
+
+	format_size(bytes, out, n);
+	if (strspn(out, "0123456789") != strlen(out) || bytes < 100000)
+		return;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, n, "%.1f%c (%llu bytes)", v, units[u], (unsigned long long)bytes);
+}
+
 static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
-	char size[32], part[32], each[64];
+	char size[48], part[32], each[64];
 	bool tree = c->spec.files;
 
-	format_size(c->spec.size, size, sizeof(size));
+	heading_size(c->spec.size, size, sizeof(size));
 	if (tree) {
 		/* "tree · 500 x 4K (2000K in all)": the kind would say tree again */
 		dataset_size_name(c->spec.ds, each, sizeof(each));

@@ -65,4 +65,10 @@ expect_fail fifo 2 "bench: --source '$T/mine/fifo': is not a regular file" \
 	"$BENCH" --source "$T/mine/fifo" --dir "$D"
 expect_fail empty 2 "bench: --source '$T/mine/empty': is empty" \
 	"$BENCH" --source "$T/mine/empty" --dir "$D"
+# A source of an odd size: its heading rounds it and keeps the exact count
+head -c 3000000 /dev/zero >"$T/mine/odd.bin"
+run "$BENCH" --source "$T/mine/odd.bin" --strategy readwrite --repeat 1 --warmup 0 --no-limits \
+	--syscalls off --quiet --dir "$D" --out "$T/odd-res"
+expect_eq odd_rc "$RC" 0
+expect_eq odd_heading "$(grep -c '^copy · file · 2\.9M (3000000 bytes) · warm cache$' "$T/.out")" 1
 finish
