@@ -235,7 +235,7 @@ static int list_apply(struct cli_parser *p, const struct cli_option *opt, const 
 {
 	struct list_opts *o = p->ctx;
 
-	if (opt->id == OPT_DIR)
+	if (opt->id == OPT_LIST_DIR)
 		o->dir = v->str;
 	else if (opt->id == OPT_LIST_FORMAT)
 		o->json = v->choice == 1;
@@ -252,9 +252,9 @@ int cmd_list(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (stat(o.dir, &st) || (S_ISDIR(st.st_mode) && access(o.dir, W_OK | X_OK)))
-		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, strerror(errno));
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_LIST_DIR), o.dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, "not a folder");
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_LIST_DIR), o.dir, "not a folder");
 	if (o.json) {
 		list_json(o.dir);
 		return 0;

@@ -109,8 +109,11 @@ const struct cli_option cli_options[] = {
 	  "datasets/cache in a build tree, else $XDG_CACHE_HOME/copybench or ~/.cache/copybench",
 	  "where sources and outputs live: picks the filesystem under test;\n"
 	  "datasets are reused between runs, bench clean removes them\n"
-	  "(list: probe the strategies on files in DIR; clean: the folder to clean)",
-	  RUN | CLI_ON(CMD_LIST) | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	  "(clean: the folder to clean)",
+	  RUN | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_LIST_DIR, "dir", 0, ARG_STRING, "DIR", ".",
+	  "probe the strategies and tree methods on files in DIR (a writable folder)",
+	  CLI_ON(CMD_LIST)), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_OUT, "out", 0, ARG_STRING, "DIR", "results/<UTC stamp>-<host>",
 	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv;\n"
 	  "one that holds results is refused without --force",
@@ -300,7 +303,7 @@ const struct cli_command cli_commands[] = {
 	  "Lists the strategies, channels, tree methods, commands and workloads, whether\n"
 	  "each can run here and why not, and the system calls each strategy and channel\n"
 	  "makes (checked by the tests). Strategies and tree methods are probed with\n"
-	  "scratch files in DIR (default: ., not the run's --dir default), since\n"
+	  "scratch files in DIR (default: .), since\n"
 	  "what the filesystem supports decides some of them; a DIR that is not a\n"
 	  "writable folder is an error.", NULL, "a failure", NULL },
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",

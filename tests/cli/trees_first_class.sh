@@ -21,6 +21,10 @@ grep -q -- '--all .*every workload (copy, split, transform, tree)' "$T/.out" && 
 grep -A2 -- '--strategy LIST' "$T/.out" | grep -q 'tree methods (tree: uring, pool' && pass ||
 	fail "--help --strategy: $(grep -A2 -- '--strategy LIST' "$T/.out")"
 
+# bench list's --help says where it probes by default: ., as it does
+run "$BENCH" list --help
+expect_eq list_dir_default "$(grep -A1 -- '--dir DIR' "$T/.out" | grep -c '(default: \.)')" 1
+
 run "$BENCH" --workload tree --files 10 --size 4K --strategy readwrite --repeat 1 --warmup 0 \
 	--syscalls off --no-limits --quiet --dir "$T/d" --out "$T/res"
 expect_eq tree_rc "$RC" 0
