@@ -869,5 +869,11 @@ int run_check_outputs(const struct bench_opts *o)
 {
 	int ret = check_out_dir(o->out, o->force);
 
-	return ret ? ret : check_exports(o);
+	if (!ret)
+		ret = check_exports(o);
+	if (!ret && o->plot && !plot_gnuplot_available()) {
+		fprintf(stderr, "bench: --plot: gnuplot not found in PATH; install it (Debian: apt install gnuplot-nox) or leave out --plot\n");
+		ret = 2;
+	}
+	return ret;
 }

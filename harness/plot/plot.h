@@ -7,6 +7,8 @@
 #ifndef COPYBENCH_PLOT_H
 #define COPYBENCH_PLOT_H
 
+#include <stdbool.h>
+
 /*
  * argv[0] is "plot". Returns the process exit code: 0 when every chart with
  * data was drawn (charts without data are skipped with a line saying why),
@@ -20,5 +22,8 @@ int cmd_plot(int argc, char **argv);
  * shown beside charts of old ones. Absent files are fine.
  */
 void plot_remove_charts(const char *dir);
+
+/* Is gnuplot in PATH (what bench plot needs)? */
+bool plot_gnuplot_available(void);
 
 #endif

@@ -2,7 +2,8 @@
 # named_unrunnable.sh - what is asked for by name and cannot run here is an
 # error (exit 2, one line), never a run that exits 0 with nothing measured:
 # a --command whose program is missing, --cache cold where the datasets live
-# in memory (tmpfs), and a run whose every case turned out unavailable.
+# in memory (tmpfs), --plot without gnuplot, and a run whose every case
+# turned out unavailable.
 . "$(dirname "$0")/lib.sh"
 
 D="$T/d"
@@ -16,6 +17,11 @@ expect_fail missing_command_path 2 \
 	"bench: --command 'gone': $T/nothing-here cannot be run (No such file or directory)" \
 	"$BENCH" "${common[@]}" --dir "$D" --out "$T/res" --strategy readwrite \
 	--command "gone=$T/nothing-here {src} {dst}"
+
+# --plot without gnuplot: said before the run, not after it
+expect_fail plot_without_gnuplot 2 \
+	"bench: --plot: gnuplot not found in PATH; install it (Debian: apt install gnuplot-nox) or leave out --plot" \
+	env PATH=/nonexistent "$BENCH" "${common[@]}" --dir "$D" --out "$T/res" --strategy readwrite --plot
 
 # tar has no form for a file: its only row on the copy workload cannot run.
 if command -v tar >/dev/null && command -v bash >/dev/null; then
