@@ -9,6 +9,7 @@
 #include "report.h"
 #include "units.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,48 @@ static void print_modes(FILE *f, const struct runner *r, const struct case_summa
 		fprintf(f, "bench: %s: two modes: %s (%zu runs) and %s (%zu runs); the median depends on which mode has more runs (docs/noise.md)\n",
 			label, fast, m->fast_runs, slow, m->slow_runs);
 	}
+}
+
+/* Appends group g's rows to order, as print_group takes and sorts them. */
+static size_t order_group(const struct runner *r, const struct case_summary *sums, size_t g,
+			  struct row_ref *rows, bool *done, size_t *order, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = g; j < r->ncases; j++) {
+		if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
+		    !case_same_group(&r->cases[g], &r->cases[j]))
+			continue;
+		done[j] = true;
+		rows[k++] = (struct row_ref){ r, sums, j };
+	}
+	qsort(rows, k, sizeof(*rows), row_cmp);
+	for (size_t i = 0; i < k; i++)
+		order[n++] = rows[i].i;
+	return n;
+}
+
+int report_table_order(const struct runner *r, const struct case_summary *sums, size_t *order)
+{
+	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
+	bool *done = calloc(r->ncases, sizeof(*done));
+	size_t n = 0;
+	int err = rows && done ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < r->ncases && !err; i++) {
+		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
+			continue;
+		for (size_t g = i; g < r->ncases; g++)
+			if (!done[g] && r->cases[g].state != CASE_UNAVAILABLE &&
+			    case_same_cell(&r->cases[i], &r->cases[g]))
+				n = order_group(r, sums, g, rows, done, order, n);
+	}
+	for (size_t i = 0; i < r->ncases && !err; i++)
+		if (r->cases[i].state == CASE_UNAVAILABLE)
+			order[n++] = i;
+	free(rows);
+	free(done);
+	return err;
 }
 
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
