@@ -844,8 +844,12 @@ static void dry_print_needs(const struct runner *r)
 	}
 	dry_duration(lo, lo_s, sizeof(lo_s));
 	dry_duration(hi, hi_s, sizeof(hi_s));
-	printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
-	       lo_s, hi_s);
+	if (!strcmp(lo_s, hi_s))	/* no range at this rounding: not "1 s to 1 s" */
+		printf("estimated duration: about %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
+		       lo_s);
+	else
+		printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
+		       lo_s, hi_s);
 }
 
 /* --dry-run: parse and plan, print the cases and what the run needs; run
