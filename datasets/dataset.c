@@ -683,7 +683,7 @@ static int is_manifest_name(const struct dirent *e)
  * One <name>.manifest of dir: when bench's, removes the file it describes
  * and itself. 1 when something was removed, 0 when not.
  */
-static int dataset_clean_one(const char *dir, const char *manifest_name,
+static int dataset_clean_one(const char *dir, const char *manifest_name, bool dry,
 			     dataset_clean_fn fn, void *arg)
 {
 	char manifest[PATH_MAX], path[PATH_MAX], name[128];
@@ -712,7 +712,7 @@ static int dataset_clean_one(const char *dir, const char *manifest_name,
 			fn(path, 0, "changed since bench made it", arg);
 			return 0;
 		}
-		if (tree_remove(path))
+		if (!dry && tree_remove(path))
 			return 0;
 		fn(path, tree_total_size(m.size, m.files, m.seed), NULL, arg);
 	} else if (lstat(path, &st) == 0) {
@@ -721,17 +721,17 @@ static int dataset_clean_one(const char *dir, const char *manifest_name,
 			fn(path, (uint64_t)st.st_size, "changed since bench made it", arg);
 			return 0;
 		}
-		if (unlink(path))
+		if (!dry && unlink(path))
 			return 0;
 		fn(path, m.size, NULL, arg);
 	}
-	if (unlink(manifest))
+	if (!dry && unlink(manifest))
 		return 0;
 	fn(manifest, 0, NULL, arg);
 	return 1;
 }
 
-int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg)
+int dataset_clean(const char *dir, bool dry, dataset_clean_fn fn, void *arg)
 {
 	struct dirent **names;
 	int count, removed = 0;
@@ -740,7 +740,7 @@ int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg)
 	if (count < 0)
 		return -errno;
 	for (int i = 0; i < count; i++) {
-		removed += dataset_clean_one(dir, names[i]->d_name, fn, arg);
+		removed += dataset_clean_one(dir, names[i]->d_name, dry, fn, arg);
 		free(names[i]);
 	}
 	free(names);

@@ -104,8 +104,9 @@ typedef void (*dataset_clean_fn)(const char *path, uint64_t bytes, const char *k
  * mtime); both go. A manifest of bench's whose file is gone goes too. Each
  * file removed or kept is reported to fn. Returns how many manifests were
  * removed (each with its file, if any), or -errno when dir cannot be read.
+ * dry: nothing is removed; fn and the count say what would be.
  */
-int dataset_clean(const char *dir, dataset_clean_fn fn, void *arg);
+int dataset_clean(const char *dir, bool dry, dataset_clean_fn fn, void *arg);
 
 /* The file name dataset_ensure uses inside dir, e.g. "random-209715200-s1.dat";
  * a tree's folder: "tree-2000x4096-s1", "tree-2000xsrc-s1". */

@@ -113,7 +113,7 @@ static void check_bench_rows(const char *bench, const char *mnt, const char *tmp
 
 	snprintf(cmd, sizeof(cmd),
 		 "'%s' --workload copy --strategy copy_file_range,readwrite --size 1M "
-		 "--repeat 1 --warmup 0 --syscalls off --no-limits --dir '%s' --out '%s/res' "
+		 "--repeat 1 --warmup 0 --syscalls off --no-limits --dir '%s' --out '%s/res' --force "
 		 ">'%s/table' 2>'%s/stderr'", bench, mnt, tmp, tmp, tmp);
 	CHECK_EQ_U64(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "grep -q 'shared extents' '%s/table'", tmp);

@@ -229,7 +229,7 @@ static void ensure_reuse_and_clean(void)
 	CHECK_EQ_U64(reused, 0);
 	CHECK_EQ_U64(d.hash, hash);
 	count_cleaned = 0;
-	CHECK(dataset_clean(dir, on_clean, NULL) == 1);
+	CHECK(dataset_clean(dir, false, on_clean, NULL) == 1);
 	CHECK_EQ_U64(count_cleaned, 2);	/* the tree and its manifest */
 	CHECK(access(d.path, F_OK) != 0);
 	CHECK(rmdir(dir) == 0);

@@ -261,13 +261,31 @@ static void json_num(FILE *out, const char *key, double v)
 		fprintf(out, "%.10g", v);
 }
 
+/* An identifying column's value with the column's JSON type, as the run's
+ * own JSON writes it: numbers as numbers, a flag as true or false. */
+static void json_id(FILE *out, const struct column *col, const char *v)
+{
+	char *end = NULL;
+
+	if (col->type != COL_STR && v[0])
+		strtod(v, &end);
+	if (!end || *end) {
+		json_str(out, v);
+		return;
+	}
+	if (col->type == COL_BOOL)
+		fputs(strcmp(v, "0") ? "true" : "false", out);
+	else
+		fputs(v, out);
+}
+
 static void json_row(const struct check_row *r, FILE *out)
 {
 	fputs("    {\"case\": ", out);
 	json_str(out, r->label);
 	for (size_t k = 0; k < COL_NIDS; k++) {
 		fprintf(out, ", \"%s\": ", columns_id(k)->name);
-		json_str(out, row_case(r)->id[k]);
+		json_id(out, columns_id(k), row_case(r)->id[k]);
 	}
 	fputs(", \"vs\": ", out);
 	json_str(out, r->vs);

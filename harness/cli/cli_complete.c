@@ -8,6 +8,7 @@
  */
 #include "channel.h"
 #include "cli.h"
+#include "dataset.h"
 #include "strategy.h"
 #include "workload.h"
 
@@ -28,18 +29,27 @@ static void value_words(const struct cli_option *o, FILE *f)
 {
 	switch (o->complete) {
 	case COMPLETE_STRATEGY:
-		fputs("all", f);
-		for (size_t i = 0; i < strategy_count; i++)
+		/* bench copy and bench ab take one strategy's name (ab: a list
+		 * of them); the run also all, the channels and tree methods */
+		if (o->id == OPT_STRATEGY)
+			fputs("all ", f);
+		for (size_t i = 0, n = 0; i < strategy_count; i++)
 			if (!(strategy_table[i]->flags & STRATEGY_TEST_ONLY))
-				fprintf(f, " %s", strategy_table[i]->name);
-		if (o->arg == ARG_NAMES)
-			for (size_t i = 0; i < channel_count; i++)
-				fprintf(f, " %s", channel_table[i]->name);
+				fprintf(f, "%s%s", n++ ? " " : "", strategy_table[i]->name);
+		if (o->id != OPT_STRATEGY)
+			break;
+		for (size_t i = 0; i < channel_count; i++)
+			fprintf(f, " %s", channel_table[i]->name);
+		for (size_t i = 0; i < workload_count; i++)
+			for (const struct workload_variant *v = workload_table[i]->own_variants;
+			     v && v->name && !(workload_table[i]->flags & WORKLOAD_LIMITS); v++)
+				fprintf(f, " %s", v->name);
 		break;
 	case COMPLETE_WORKLOAD:
 		fputs("all", f);
 		for (size_t i = 0; i < workload_count; i++)
-			fprintf(f, " %s", workload_table[i]->name);
+			if (!(workload_table[i]->flags & WORKLOAD_LIMITS))
+				fprintf(f, " %s", workload_table[i]->name);
 		break;
 	default:
 		for (size_t i = 0; o->choices && o->choices[i]; i++)
@@ -140,6 +150,12 @@ void cli_completion_bash(FILE *f)
 	      "\tif [ \"$cmd\" = history ] && [ \"$COMP_CWORD\" = 2 ] && [[ $cur != -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"", f);
 	subcommand_words(f, true, " ");
+	fputs("\" -- \"$cur\")); return\n"
+	      "\tfi\n"
+	      "\tif [ \"$cmd\" = gen ] && [ \"$COMP_CWORD\" = 2 ] && [[ $cur != -* ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"", f);
+	for (int k = 0; k < DATASET_KIND_COUNT; k++)
+		fprintf(f, "%s%s", k ? " " : "", dataset_kind_name((enum dataset_kind)k));
 	fputs("\" -- \"$cur\")); return\n"
 	      "\tfi\n"
 	      "\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")); return; fi\n"

@@ -614,6 +614,47 @@ static int ab_judge_all(struct ab_run *r)
 
 /* ---------------------------------------------------------- setup -- */
 
+/*
+ * A and B, before any data is made: each an executable file that answers
+ * --version with exit 0 (a bench, or a script that runs one). 0, or -1
+ * after one line.
+ */
+static int ab_check_exe(const char *which, const char *exe)
+{
+	char *const argv[] = { (char *)exe, "--version", NULL };
+	struct stat st;
+	int status = -1;
+	pid_t pid;
+
+	if (stat(exe, &st)) {
+		fprintf(stderr, "bench ab: %s '%s': %s\n", which, exe, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111) || access(exe, X_OK)) {
+		fprintf(stderr, "bench ab: %s '%s': not an executable file (give a bench executable, or a script that runs one)\n",
+			which, exe);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		interrupt_reset_child();
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execv(exe, argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	fprintf(stderr, "bench ab: %s '%s': '%s --version' failed: not a bench executable\n",
+		which, exe, exe);
+	return -1;
+}
+
 /* The dataset (shared with bench's) and a private work directory. */
 static int ab_setup(struct ab_run *r)
 {
@@ -691,7 +732,8 @@ int cmd_ab(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	ret = 2;
-	if (ab_setup(&r) || ab_plan(&r))
+	if (ab_check_exe("A", o.exe[0]) || ab_check_exe("B", o.exe[1]) ||
+	    ab_setup(&r) || ab_plan(&r))
 		goto out_free;
 	r.case_alpha = o.alpha / (double)r.ncases;
 	if (ab_enough_rounds(&r) || ab_open_csv(&r))

@@ -15,6 +15,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,15 @@
 struct clean_tally {
 	unsigned long files;
 	uint64_t bytes;
+	bool dry;		/* --dry-run: "would remove" */
 };
+
+struct clean_opts {
+	const char *dir;
+	bool dry;
+};
+
+static bool clean_dry;	/* for the work directories' report, which takes no argument */
 
 static void clean_report(const char *path, uint64_t bytes, const char *kept, void *arg)
 {
@@ -34,7 +43,8 @@ static void clean_report(const char *path, uint64_t bytes, const char *kept, voi
 		return;
 	}
 	format_size(bytes, size, sizeof(size));
-	printf("removed %s%s%s%s\n", path, bytes ? " (" : "", bytes ? size : "", bytes ? ")" : "");
+	printf("%s %s%s%s%s\n", t->dry ? "would remove" : "removed", path, bytes ? " (" : "",
+	       bytes ? size : "", bytes ? ")" : "");
 	t->files++;
 	t->bytes += bytes;
 }
@@ -48,14 +58,48 @@ static void clean_fs_report(const char *what, const char *path, const char *why,
 
 static void clean_workdir_report(const char *path)
 {
-	printf("removed %s/ (the work directory of a killed run)\n", path);
+	printf("%s %s/ (the work directory of a killed run)\n", clean_dry ? "would remove" : "removed",
+	       path);
 }
 
 static int clean_apply(struct cli_parser *p, const struct cli_option *opt,
 		       const struct cli_value *v)
 {
+	struct clean_opts *o = p->ctx;
+
 	if (opt->id == OPT_DIR)
-		*(const char **)p->ctx = v->str;
+		o->dir = v->str;
+	else if (opt->id == OPT_CLEAN_DRY_RUN)
+		o->dry = true;
+	return 0;
+}
+
+/* --dry-run: what bench clean would remove, said; nothing removed. */
+static int clean_dry_run(const char *dir, struct clean_tally *t)
+{
+	char size[32], first[PATH_MAX];
+	struct stat st;
+	int ret, workdirs;
+	size_t fs;
+
+	if (stat(dir, &st) && errno == ENOENT) {
+		printf("bench clean: nothing to clean: %s does not exist\n", dir);
+		return 0;
+	}
+	ret = dataset_clean(dir, true, clean_report, t);
+	if (ret < 0) {
+		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
+		return 1;
+	}
+	fs = testfs_find_stale(dir, first, sizeof(first));
+	if (fs)
+		printf("would unmount and remove %zu test filesystem folder%s of a killed bench --fs (%s)\n",
+		       fs, fs == 1 ? "" : "s", first);
+	workdirs = runner_remove_stale_workdirs(dir, true, clean_workdir_report);
+	format_size(t->bytes, size, sizeof(size));
+	printf("bench clean: dry run: %lu file%s (%s), %d work director%s and %zu test filesystem folder%s would be removed from %s\n",
+	       t->files, t->files == 1 ? "" : "s", size, workdirs, workdirs == 1 ? "y" : "ies",
+	       fs, fs == 1 ? "" : "s", dir);
 	return 0;
 }
 
@@ -63,26 +107,31 @@ int cmd_clean(int argc, char **argv)
 {
 	char default_dir[PATH_MAX], size[32];
 	struct clean_tally t = { 0 };
-	const char *dir = default_dir;
+	struct clean_opts o = { .dir = default_dir };
+	const char *dir;
 	struct stat st;
 	int ret, workdirs, fs;
-	struct cli_parser p = { .cmd = CMD_CLEAN, .apply = clean_apply, .ctx = &dir };
+	struct cli_parser p = { .cmd = CMD_CLEAN, .apply = clean_apply, .ctx = &o };
 
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	dir = o.dir;
+	t.dry = clean_dry = o.dry;
+	if (o.dry)
+		return clean_dry_run(dir, &t);
 	if (stat(dir, &st) && errno == ENOENT) {
 		printf("bench clean: nothing to clean: %s does not exist\n", dir);
 		return 0;
 	}
-	ret = dataset_clean(dir, clean_report, &t);
+	ret = dataset_clean(dir, false, clean_report, &t);
 	if (ret < 0) {
 		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
 	fs = testfs_clean_stale(dir, clean_fs_report, NULL);
-	workdirs = runner_remove_stale_workdirs(dir, clean_workdir_report);
+	workdirs = runner_remove_stale_workdirs(dir, false, clean_workdir_report);
 	format_size(t.bytes, size, sizeof(size));
 	if (fs < 0) {
 		fprintf(stderr, "bench clean: the test filesystems of a killed bench --fs in %s were not all removed (unmounting needs root)\n",

@@ -122,12 +122,12 @@ static int check_paths(struct copy_cmd *cc, const struct stat *src_st)
 	if (stat(cc->dst, &dst_st) == 0) {
 		if (dst_st.st_dev == src_st->st_dev && dst_st.st_ino == src_st->st_ino) {
 			fprintf(stderr, "bench copy: %s and %s are the same file\n", cc->src, cc->dst);
-			return 1;
+			return 2;
 		}
 		if (!S_ISREG(dst_st.st_mode)) {
 			fprintf(stderr, "bench copy: %s: is %s; bench copy writes a file, give its full name\n",
 				cc->dst, file_kind(dst_st.st_mode));
-			return 1;
+			return 2;
 		}
 		if (!cc->force) {
 			fprintf(stderr, "bench copy: %s exists; use --force to replace it\n", cc->dst);

@@ -25,7 +25,7 @@ static void list_strategies(const char *dir)
 {
 	char why[200];
 
-	printf("strategies (workloads copy and split; probed on files in %s):\n", dir);
+	printf("strategies (workloads copy, split and tree; probed on files in %s):\n", dir);
 	for (size_t i = 0; i < strategy_count; i++) {
 		const struct copy_strategy *s = strategy_table[i];
 
@@ -55,6 +55,62 @@ static void list_channels(void)
 			printf("  %-16s %-11s unavailable: %s\n", "", "", why);
 		printf("  %-16s %-11s syscalls: %s\n", "", "", ch->syscalls);
 	}
+}
+
+/* Can a workload's own variant (a tree method) run on files in dir? */
+static bool variant_available(const struct workload_variant *v, const char *dir, char *why,
+			      size_t n)
+{
+	why[0] = '\0';
+	return !v->probe || !v->probe(v, dir, why, n);
+}
+
+/* The methods a workload brings itself (tree: uring, pool, inode-order...),
+ * selected by --strategy like the strategies; the limit rows are not. */
+static void list_methods(const char *dir)
+{
+	char why[200];
+
+	for (size_t i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+
+		if (!wl->own_variants || (wl->flags & WORKLOAD_LIMITS))
+			continue;
+		printf("\nmethods of workload %s (--strategy NAME; probed in %s):\n", wl->name, dir);
+		for (const struct workload_variant *v = wl->own_variants; v->name; v++) {
+			bool ok = variant_available(v, dir, why, sizeof(why));
+
+			printf("  %-16s %-11s %s\n", v->name, ok ? "available" : "unavailable",
+			       v->description);
+			if (!ok)
+				printf("  %-16s %-11s unavailable: %s\n", "", "", why);
+		}
+	}
+}
+
+static void list_json_methods(struct json_out *j, const char *dir)
+{
+	char why[200];
+
+	json_begin_array(j, "methods");
+	for (size_t i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+
+		if (!wl->own_variants || (wl->flags & WORKLOAD_LIMITS))
+			continue;
+		for (const struct workload_variant *v = wl->own_variants; v->name; v++) {
+			bool ok = variant_available(v, dir, why, sizeof(why));
+
+			json_begin_inline_object(j, NULL);
+			json_kv_str(j, "name", v->name);
+			json_kv_str(j, "workload", wl->name);
+			json_kv_bool(j, "available", ok);
+			json_kv_str(j, "why", ok ? "" : why);
+			json_kv_str(j, "description", v->description);
+			json_end(j);
+		}
+	}
+	json_end(j);
 }
 
 /* The workloads --command rows run for, "copy, tree", into out. */
@@ -165,6 +221,7 @@ static void list_json(const char *dir)
 		json_end(&j);
 	}
 	json_end(&j);
+	list_json_methods(&j, dir);
 	list_json_commands(&j);
 	json_out_end(&j);
 }
@@ -178,7 +235,7 @@ static int list_apply(struct cli_parser *p, const struct cli_option *opt, const 
 {
 	struct list_opts *o = p->ctx;
 
-	if (opt->id == OPT_DIR)
+	if (opt->id == OPT_LIST_DIR)
 		o->dir = v->str;
 	else if (opt->id == OPT_LIST_FORMAT)
 		o->json = v->choice == 1;
@@ -195,15 +252,16 @@ int cmd_list(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (stat(o.dir, &st) || (S_ISDIR(st.st_mode) && access(o.dir, W_OK | X_OK)))
-		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, strerror(errno));
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_LIST_DIR), o.dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_DIR), o.dir, "not a folder");
+		return cli_bad_value(&p, cli_option_of(CMD_LIST, OPT_LIST_DIR), o.dir, "not a folder");
 	if (o.json) {
 		list_json(o.dir);
 		return 0;
 	}
 	list_strategies(o.dir);
 	list_channels();
+	list_methods(o.dir);
 	list_commands();
 	printf("\nworkloads:\n");
 	for (size_t i = 0; i < workload_count; i++)

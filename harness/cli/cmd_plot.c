@@ -82,7 +82,7 @@ static int plot_parse_args(struct plot_ctx *ctx, int argc, char **argv)
 	if (!ctx->ninputs) {
 		if (!plot_latest_results(latest, sizeof(latest))) {
 			fprintf(stderr, "bench plot: no results folder under results/; run bench first or name one\n");
-			return 1;
+			return 2;
 		}
 		ctx->inputs[ctx->ninputs++] = latest;
 	}

@@ -4,15 +4,35 @@
  * run (run_steps.c) here, or once per filesystem with --fs (run_fs.c).
  */
 #include "cli.h"
+#include "interrupt.h"
 #include "commands.h"
 #include "run.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
+
+/* An interrupted run says so in one line, whatever step it was in:
+ * results is where the runs done were written, NULL if none were. */
+static int say_interrupted(int ret, const char *results)
+{
+	const char *sig = interrupt_signal == SIGINT ? "SIGINT" : "SIGTERM";
+
+	if (!interrupt_signal)
+		return ret;
+	if (results)
+		fprintf(stderr, "bench: interrupted by %s: the runs done are in %s; the cases not run say 'not run'\n",
+			sig, results);
+	else
+		fprintf(stderr, "bench: interrupted by %s before any run: no results written\n", sig);
+	return interrupt_exit_code();
+}
 
 int cmd_run(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct runner r = { .o = &o };
+	bool measured;
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &r.times.start);
@@ -32,7 +52,12 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.fs.n && !o.dry_run)
-		return run_filesystems(&o);
+		return say_interrupted(run_filesystems(&o), "the results folder");
+	if (o.fs.n) {
+		ret = run_fs_preflight(&o);
+		if (ret)
+			return ret;
+	}
 	progress_init(&r.progress, o.quiet);
 	if (o.dry_run) {
 		ret = run_dry_run(&r);
@@ -40,9 +65,10 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	}
 	ret = run_prepare(&r);
-	if (!ret)
+	measured = !ret;
+	if (measured)
 		ret = run_measure(&r);
 	runner_remove_workdir(&r);
 	run_free(&r);
-	return ret;
+	return say_interrupted(ret, measured ? r.results : NULL);
 }

@@ -233,6 +233,34 @@ static void warn_stale(const char *dir)
 			n, n == 1 ? "" : "s", dir, first, dir);
 }
 
+/* The names, root, the plan and the host's space: nothing made yet. */
+static int fs_preflight(struct bench_opts *o, struct testfs_set *set, uint64_t *data,
+			uint64_t *size)
+{
+	int ret = testfs_parse(&o->fs, set);
+
+	if (!ret)
+		ret = check_root(set);
+	if (!ret)
+		ret = plan_size(o, data, size);
+	if (!ret && testfs_any_to_make(set))
+		ret = check_host_space(o, set, *data);
+	return ret;
+}
+
+int run_fs_preflight(struct bench_opts *o)
+{
+	struct testfs_set *set = calloc(1, sizeof(*set));
+	uint64_t data, size;
+	int ret;
+
+	if (!set)
+		return 1;
+	ret = fs_preflight(o, set, &data, &size);
+	free(set);
+	return ret;
+}
+
 int run_filesystems(struct bench_opts *o)
 {
 	struct fs_run *fr = calloc(1, sizeof(*fr));
@@ -244,13 +272,7 @@ int run_filesystems(struct bench_opts *o)
 	clock_gettime(CLOCK_REALTIME, &fr->start);
 	fr->start_ns = runner_now_ns();
 	warn_stale(o->dir);
-	ret = testfs_parse(&o->fs, &fr->set);
-	if (!ret)
-		ret = check_root(&fr->set);
-	if (!ret)
-		ret = plan_size(o, &data, &size);
-	if (!ret && testfs_any_to_make(&fr->set))
-		ret = check_host_space(o, &fr->set, data);
+	ret = fs_preflight(o, &fr->set, &data, &size);
 	if (ret)
 		goto out_free;
 	err = testfs_make_all(&fr->set, o->dir, o->fs_size ? o->fs_size : size);

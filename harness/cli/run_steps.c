@@ -65,15 +65,63 @@ static int check_foreign_datasets(const struct runner *r)
 	return 0;
 }
 
+/* Can a folder be made at path (or written in, if it is one)? The nearest
+ * folder that exists must be writable. 0, or 2 after one line. */
+static int check_out_writable(const char *out)
+{
+	char at[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(at, sizeof(at), "%s", out);
+	while (stat(at, &st)) {
+		slash = strrchr(at, '/');
+		if (!slash) {
+			snprintf(at, sizeof(at), ".");
+			break;
+		}
+		slash[slash == at] = '\0';
+	}
+	if (!S_ISDIR(st.st_mode) && strcmp(at, out)) {
+		fprintf(stderr, "bench: --out '%s': %s is not a folder\n", out, at);
+		return 2;
+	}
+	if (S_ISDIR(st.st_mode) && access(at, W_OK | X_OK)) {
+		fprintf(stderr, "bench: --out '%s': %s\n", out, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* Does dir hold results of a run (meta.json or one of the CSV files)? */
+static bool holds_results(const char *dir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (!access(path, F_OK))
+		return true;
+	for (size_t i = 0; i < COLFILE_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, col_files[i].name);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
 /*
- * --out must be a directory (or not exist), and the CSV files in it, if any,
- * must be bench's own: their first line starts with bench's header.
+ * --out must be a directory bench can write in (or one it can make), and
+ * the CSV files in it, if any, must be bench's own: their first line starts
+ * with bench's header. One that holds results is refused without --force.
  */
-static int check_out_dir(const char *out)
+static int check_out_dir(const char *out, bool force)
 {
 	struct stat st;
 
-	if (!out || stat(out, &st))
+	if (!out)
+		return 0;
+	if (check_out_writable(out))
+		return 2;
+	if (stat(out, &st))
 		return 0;
 	if (!S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "bench: --out '%s': exists and is not a directory\n", out);
@@ -101,7 +149,27 @@ static int check_out_dir(const char *out)
 			return 2;
 		}
 	}
+	if (!force && holds_results(out)) {
+		fprintf(stderr, "bench: --out '%s': holds the results of an earlier run; choose another --out, or --force to replace them\n",
+			out);
+		return 2;
+	}
 	return 0;
+}
+
+/* --force: the earlier run's files in dir go, charts included, so that
+ * none is left beside the new results. */
+static void remove_old_results(const char *dir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	unlink(path);
+	for (size_t i = 0; i < COLFILE_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, col_files[i].name);
+		unlink(path);
+	}
+	plot_remove_charts(dir);
 }
 
 /*
@@ -113,11 +181,18 @@ static int check_exports(const struct bench_opts *o)
 	const char *const opts[] = { "--export-json", "--export-csv", "--export-markdown" };
 	const char *const paths[] = { o->export_json, o->export_csv, o->export_markdown };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0, dash = 0; i < 3; i++) {
 		char parent[PATH_MAX], *slash;
 		struct stat st;
 
 		if (!paths[i])
+			continue;
+		if (!strcmp(paths[i], "-") && (dash++ || o->format != FORMAT_TABLE)) {
+			fprintf(stderr, "bench: %s '-': stdout already has %s\n", opts[i],
+				o->format != FORMAT_TABLE ? "--format's output" : "another export");
+			return 2;
+		}
+		if (!strcmp(paths[i], "-"))
 			continue;
 		snprintf(parent, sizeof(parent), "%s", paths[i]);
 		slash = strrchr(parent, '/');
@@ -249,7 +324,7 @@ static void show_plan(const struct runner *r, const char *results)
 		progress_line(&r->progress, "bench: note: timings here are noisier: %s (docs/noise.md)", noise);
 	for (size_t i = 0; i < 3; i++)
 		if (exports[i])
-			progress_line(&r->progress, "bench: summary exported to %s", exports[i]);
+			progress_line(&r->progress, "bench: summary exported to %s", strcmp(exports[i], "-") ? exports[i] : "stdout");
 }
 
 /*
@@ -364,6 +439,8 @@ static int write_results(struct runner *r, struct case_summary *sums, const char
 	clock_gettime(CLOCK_REALTIME, &t->end);
 	t->interrupted = interrupt_signal != 0;
 	err = make_dirs(dir, made, sizeof(made));
+	if (!err && r->o->force)
+		remove_old_results(dir);
 	if (!err)
 		err = report_write_csv(r, sums, dir);
 	if (!err)
@@ -401,6 +478,38 @@ static int draw_charts(const char *dir)
 	return cmd_plot(2, argv);
 }
 
+/*
+ * Every case asked for (the limit rows aside) unavailable here: nothing the
+ * user asked for was measured, which is an error, not a result. Says so.
+ */
+static bool none_could_run(const struct runner *r)
+{
+	size_t asked = 0;
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		if (r->cases[i].spec.wl->flags & WORKLOAD_LIMITS)
+			continue;
+		if (r->cases[i].state != CASE_UNAVAILABLE)
+			return false;
+		asked++;
+	}
+	if (asked)
+		fprintf(stderr, "bench: no case asked for could run here (%zu unavailable: the table says why)\n",
+			asked);
+	return asked > 0;
+}
+
+/* --export-* -: that export is stdout's, in place of the table. */
+static bool export_to_stdout(const struct bench_opts *o)
+{
+	const char *const paths[] = { o->export_json, o->export_csv, o->export_markdown };
+
+	for (size_t i = 0; i < 3; i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return true;
+	return false;
+}
+
 static int finish(struct runner *r, const char *dir, struct meta_times *t)
 {
 	struct case_summary *sums;
@@ -425,9 +534,9 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 		report_print_csv(stdout, r, sums);
 	else if (r->o->format == FORMAT_JSON)
 		report_print_json(stdout, r, sums, dir);
-	else
+	else if (!export_to_stdout(r->o))
 		report_print_table(stdout, r, sums);
-	if (!ret && r->o->format == FORMAT_TABLE) {
+	if (!ret && r->o->format == FORMAT_TABLE && !export_to_stdout(r->o)) {
 		printf("\nresults: %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)\n", dir);
 		if (!r->counting)
 			printf("syscalls: n/a (%s)\n", r->sc_why);
@@ -437,6 +546,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 	for (size_t i = 0; i < r->ncases; i++)
 		if (r->cases[i].state == CASE_FAILED)
 			ret = 1;
+	if (!ret && !interrupt_signal && none_could_run(r))
+		ret = 2;
 	if (r->o->plot && !interrupt_signal && draw_charts(dir))
 		ret = ret ? ret : 1;
 	free(sums);
@@ -464,6 +575,93 @@ int run_make_dir(const struct bench_opts *o, char *made, size_t n)
 	return 2;
 }
 
+/* --dir must be a folder bench can write in: 2 after one line if not. */
+static int check_dir_usable(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bench: --dir '%s': not a folder\n", dir);
+		return 2;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "bench: --dir '%s': %s\n", dir, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* Does a case of the plan run a workload with flag? */
+static bool planned_with(const struct runner *r, unsigned flag)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].spec.wl->flags & flag)
+			return true;
+	return false;
+}
+
+/* Does a case of the plan take a buffer (a buffered strategy, a channel)? */
+static bool planned_buffer(const struct runner *r)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].spec.buffer)
+			return true;
+	return false;
+}
+
+/*
+ * Options the plan leaves without effect, or that contradict each other:
+ * one line each on stderr, before any work, once (bench --fs plans once per
+ * filesystem). The run goes on.
+ */
+static void warn_ignored(const struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+
+	if (o->given[OPT_REPEAT] && o->given[OPT_MAX_RUNS])
+		fprintf(stderr, "bench: warning: --max-runs is ignored: --repeat %u fixes the runs of each case\n",
+			o->repeat);
+	if (o->given[OPT_BATCH_LINES] && !planned_with(r, WORKLOAD_CHANNELS))
+		fprintf(stderr, "bench: warning: --batch-lines is ignored: no case of the transform workload is planned\n");
+	if (o->given[OPT_FILES] && !planned_with(r, WORKLOAD_TREE))
+		fprintf(stderr, "bench: warning: --files is ignored: no case of the tree workload is planned\n");
+	if (o->given[OPT_PART_SIZE] && !planned_with(r, WORKLOAD_PARTS))
+		fprintf(stderr, "bench: warning: --part-size is ignored: no case of the split workload is planned\n");
+	if (o->given[OPT_BUFFER] && !planned_buffer(r))
+		fprintf(stderr, "bench: warning: --buffer is ignored: no strategy or channel of the plan takes a buffer\n");
+	if (o->drop_caches && !o->cache_cold)
+		fprintf(stderr, "bench: warning: --drop-caches is ignored: it drops caches for cold runs, and --cache warm has none\n");
+	for (size_t i = 0; i < o->buffers.n; i++)
+		if (o->buffers.v[i] < 512)
+			fprintf(stderr, "bench: warning: --buffer %llu: under 512 bytes a copy is mostly system calls (one pair per %llu bytes)\n",
+				(unsigned long long)o->buffers.v[i], (unsigned long long)o->buffers.v[i]);
+}
+
+int run_preflight(struct runner *r, char *made, size_t n)
+{
+	const struct bench_opts *o = r->o;
+	int ret = run_make_dir(o, made, n);
+	if (ret)
+		return ret;
+	ret = check_dir_usable(o->dir);
+	if (!ret)
+		ret = plan_build(r);
+	if (!ret)
+		ret = check_foreign_datasets(r);
+	if (!ret && !o->fs.n)
+		ret = check_free_space(r);
+	if (ret)
+		unmake_dirs(o->dir, made);
+	else
+		warn_ignored(r);
+	return ret;
+}
+
 int run_prepare(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
@@ -471,18 +669,9 @@ int run_prepare(struct runner *r)
 	uint64_t t0;
 	int ret;
 
-	ret = run_make_dir(o, made, sizeof(made));
+	ret = run_preflight(r, made, sizeof(made));
 	if (ret)
 		return ret;
-	ret = plan_build(r);
-	if (!ret)
-		ret = check_foreign_datasets(r);
-	if (!ret)
-		ret = check_free_space(r);
-	if (ret) {
-		unmake_dirs(o->dir, made);
-		return ret;
-	}
 	sysinfo_collect(o->dir, &r->env);
 	results_dir(r, &r->times.start, r->results, sizeof(r->results));
 	show_plan(r, r->results);
@@ -495,7 +684,7 @@ int run_prepare(struct runner *r)
 	r->costs.generate_ns += runner_now_ns() - t0;
 	if (ret)
 		return ret;
-	if (runner_remove_stale_workdirs(o->dir, NULL))
+	if (runner_remove_stale_workdirs(o->dir, false, NULL))
 		fprintf(stderr, "bench: removed work directories of killed runs in %s\n", o->dir);
 	if (runner_make_workdir(r, o->dir)) {
 		fprintf(stderr, "bench: cannot make a work directory in %s: %s\n", o->dir, strerror(errno));
@@ -655,8 +844,12 @@ static void dry_print_needs(const struct runner *r)
 	}
 	dry_duration(lo, lo_s, sizeof(lo_s));
 	dry_duration(hi, hi_s, sizeof(hi_s));
-	printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
-	       lo_s, hi_s);
+	if (!strcmp(lo_s, hi_s))	/* no range at this rounding: not "1 s to 1 s" */
+		printf("estimated duration: about %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
+		       lo_s);
+	else
+		printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
+		       lo_s, hi_s);
 }
 
 /* --dry-run: parse and plan, print the cases and what the run needs; run
@@ -664,24 +857,27 @@ static void dry_print_needs(const struct runner *r)
 int run_dry_run(struct runner *r)
 {
 	char made[PATH_MAX], runs[160];
-	int ret = run_make_dir(r->o, made, sizeof(made));
+	int ret = run_preflight(r, made, sizeof(made));
 
 	if (ret)
 		return ret;
-	ret = plan_build(r);
-	if (!ret) {
-		runs_per_case(r->o, runs, sizeof(runs));
-		printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
-		dry_print_cases(r);
-		dry_print_needs(r);
-	}
+	runs_per_case(r->o, runs, sizeof(runs));
+	printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
+	dry_print_cases(r);
+	dry_print_needs(r);
 	unmake_dirs(r->o->dir, made);
-	return ret;
+	return 0;
 }
 
 int run_check_outputs(const struct bench_opts *o)
 {
-	int ret = check_out_dir(o->out);
+	int ret = check_out_dir(o->out, o->force);
 
-	return ret ? ret : check_exports(o);
+	if (!ret)
+		ret = check_exports(o);
+	if (!ret && o->plot && !plot_gnuplot_available()) {
+		fprintf(stderr, "bench: --plot: gnuplot not found in PATH; install it (Debian: apt install gnuplot-nox) or leave out --plot\n");
+		ret = 2;
+	}
+	return ret;
 }

@@ -72,7 +72,7 @@ static void command_section(const struct cli_command *c, FILE *f)
 	cell(c->exit0 ? c->exit0 : "success", f);
 	fputs(" |\n| 1 | ", f);
 	cell(c->exit1 ? c->exit1 : "a failure", f);
-	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input |\n", f);
+	fputs(" |\n| 2 | usage or input error: a bad option or value, a missing or unusable input, or something asked for that cannot run here |\n", f);
 	if (c->exit3) {
 		fputs("| 3 | ", f);
 		cell(c->exit3, f);

@@ -432,7 +432,8 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f)
 	fprintf(f, "Exit status:\n"
 		"  0    %s\n"
 		"  1    %s\n"
-		"  2    usage or input error: a bad option or value, a missing or unusable input\n",
+		"  2    usage or input error: a bad option or value, a missing or unusable input,\n"
+		"       or something asked for that cannot run here\n",
 		c && c->exit0 ? c->exit0 : "success", c && c->exit1 ? c->exit1 : "a failure");
 	if (c && c->exit3)
 		fprintf(f, "  3    %s\n", c->exit3);

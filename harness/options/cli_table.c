@@ -31,14 +31,15 @@ static const char *const ab_formats[] = { "table", "markdown", NULL };
 const struct cli_option cli_options[] = {
 	/* ------------------------------------------- bench [options]: what -- */
 	{ OPTION(OPT_ALL, "all", 0, ARG_NONE, NULL, NULL,
-	  "every workload (copy, split, transform) and strategy", RUN), .group = GROUP_WHAT },
+	  "every workload (copy, split, transform, tree) and strategy", RUN), .group = GROUP_WHAT },
 	{ OPTION(OPT_WORKLOAD, "workload", 0, ARG_NAMES, "LIST", "copy",
 	  "copy, split, transform, tree", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
 	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
-	  "strategies or channels; --workload and --strategy also take all,\n"
+	  "strategies, channels (transform) or tree methods (tree: uring, pool,\n"
+	  "inode-order); bench list shows them all. --workload and --strategy take all,\n"
 	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
-	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE", NULL,
+	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE|DIR", NULL,
 	  "time the copy workload on your own FILE (hashed first; the run is\n"
 	  "refused if FILE changes), or the tree workload on your own folder;\n"
 	  "no --size, --dataset",
@@ -108,11 +109,18 @@ const struct cli_option cli_options[] = {
 	  "datasets/cache in a build tree, else $XDG_CACHE_HOME/copybench or ~/.cache/copybench",
 	  "where sources and outputs live: picks the filesystem under test;\n"
 	  "datasets are reused between runs, bench clean removes them\n"
-	  "(list: probe the strategies on files in DIR; clean: the folder to clean)",
-	  RUN | CLI_ON(CMD_LIST) | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	  "(clean: the folder to clean)",
+	  RUN | CLI_ON(CMD_CLEAN)), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_LIST_DIR, "dir", 0, ARG_STRING, "DIR", ".",
+	  "probe the strategies and tree methods on files in DIR (a writable folder)",
+	  CLI_ON(CMD_LIST)), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_OUT, "out", 0, ARG_STRING, "DIR", "results/<UTC stamp>-<host>",
-	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv",
+	  "results folder: meta.json and runs.csv, summary.csv, syscalls.csv;\n"
+	  "one that holds results is refused without --force",
 	  RUN), .group = GROUP_WHERE, .complete = COMPLETE_DIR },
+	{ OPTION(OPT_OUT_FORCE, "force", 0, ARG_NONE, NULL, NULL,
+	  "replace the results (and charts) of an earlier run in --out", RUN),
+	  .group = GROUP_WHERE },
 	{ OPTION(OPT_FS, "fs", 0, ARG_NAMES, "LIST", NULL,
 	  "run the plan on each filesystem, interleaved: ext4, xfs, btrfs and\n"
 	  "tmpfs are made for the run (root; loop devices over sparse files in\n"
@@ -125,7 +133,8 @@ const struct cli_option cli_options[] = {
 	  "table, csv or json on stdout", RUN), .group = GROUP_WHERE,
 	  .choices = run_formats, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_EXPORT_JSON, "export-json", 0, ARG_STRING, "FILE", NULL,
-	  "also write the summary, with every run's times, as JSON", RUN), .group = GROUP_WHERE,
+	  "also write the summary, with every run's times, as JSON\n"
+	  "(FILE -: to stdout, in place of the table; so for the two below)", RUN), .group = GROUP_WHERE,
 	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_EXPORT_CSV, "export-csv", 0, ARG_STRING, "FILE", NULL,
 	  "also write the summary as CSV (summary.csv's columns)", RUN), .group = GROUP_WHERE,
@@ -137,7 +146,8 @@ const struct cli_option cli_options[] = {
 	  "draw the charts after the run (needs gnuplot)", RUN), .group = GROUP_WHERE },
 	{ OPTION(OPT_DRY_RUN, "dry-run", 'n', ARG_NONE, NULL, NULL,
 	  "plan and print the cases, datasets, disk space and an estimated\n"
-	  "duration; run nothing, write nothing", RUN), .group = GROUP_WHERE },
+	  "duration; run nothing, write nothing. Refuses what the run refuses,\n"
+	  "with the same line and exit status", RUN), .group = GROUP_WHERE },
 	{ OPTION(OPT_QUIET, "quiet", 'q', ARG_NONE, NULL, NULL,
 	  "no progress on stderr", RUN), .group = GROUP_WHERE },
 	/* -------------------------------------------------------- subcommands -- */
@@ -149,6 +159,8 @@ const struct cli_option cli_options[] = {
 	  .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_COPY_BUFFER, "buffer", 0, ARG_SIZE, "B", "the strategy's",
 	  "buffer or block size for buffered strategies", CLI_ON(CMD_COPY)), .min = 1 },
+	{ OPTION(OPT_CLEAN_DRY_RUN, "dry-run", 'n', ARG_NONE, NULL, NULL,
+	  "list what would be removed; remove nothing", CLI_ON(CMD_CLEAN)) },
 	{ OPTION(OPT_FORCE, "force", 0, ARG_NONE, NULL, NULL,
 	  "replace an existing DST or FILE (never SRC itself)", CLI_ON(CMD_COPY) | CLI_ON(CMD_GEN)) },
 	{ OPTION(OPT_COUNT_SYSCALLS, "count-syscalls", 0, ARG_NONE, NULL, NULL,
@@ -196,7 +208,7 @@ const struct cli_option cli_options[] = {
 	  "history plot: history/ beside the database)",
 	  CLI_ON(CMD_PLOT) | CLI_ON(CMD_HPLOT)), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_MARKDOWN, "markdown", 0, ARG_NONE, NULL, NULL,
-	  "the list as Markdown (required)", CLI_ON(CMD_COLUMNS)) },
+	  "the list as Markdown (its one format, also without this)", CLI_ON(CMD_COLUMNS)) },
 	{ OPTION(OPT_DB, "db", 0, ARG_STRING, "FILE", "results/history.sqlite",
 	  "the history database", HSUBS), .complete = COMPLETE_FILE },
 	{ OPTION(OPT_COMMIT, "commit", 0, ARG_STRING, "SHA", "git rev-parse HEAD",
@@ -296,9 +308,10 @@ const struct cli_command cli_commands[] = {
 	  "  bench --strategy 'all,-lines' --source big.iso --export-markdown copy.md\n"
 	  "  bench --all --dry-run                        # what a run would do, and how long\n", NULL, NULL },
 	{ CMD_LIST, "list", "usage: bench list [--dir DIR] [--format table|json]",
-	  "Lists the strategies, channels and workloads, whether each can run here and\n"
-	  "why not, and the system calls each strategy and channel makes (checked by the\n"
-	  "tests). Strategies are probed with scratch files in DIR (default: .), since\n"
+	  "Lists the strategies, channels, tree methods, commands and workloads, whether\n"
+	  "each can run here and why not, and the system calls each strategy and channel\n"
+	  "makes (checked by the tests). Strategies and tree methods are probed with\n"
+	  "scratch files in DIR (default: .), since\n"
 	  "what the filesystem supports decides some of them; a DIR that is not a\n"
 	  "writable folder is an error.", NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",
@@ -371,7 +384,7 @@ const struct cli_command cli_commands[] = {
 	  "question are skipped with a line saying why.\n"
 	  "Environment: COPYBENCH_PLOTS_DIR overrides where the .gp scripts are found.",
 	  NULL, "a chart could not be drawn", NULL, NULL, NULL },
-	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR]",
+	{ CMD_CLEAN, "clean", "usage: bench clean [--dir DIR] [--dry-run]",
 	  "Removes what bench left in DIR (default: the default --dir of bench):\n"
 	  "the datasets it generated, each a file with bench's manifest beside it that\n"
 	  "still describes it, the work directories of runs that were killed, and the\n"
@@ -380,7 +393,7 @@ const struct cli_command cli_commands[] = {
 	  "removed: a file bench did not make, or one changed since, stays (the latter\n"
 	  "is named). Results folders are never touched. Prints each path it removes.",
 	  NULL, "something of bench's could not be removed", NULL, NULL, NULL },
-	{ CMD_COLUMNS, "columns", "usage: bench columns --markdown",
+	{ CMD_COLUMNS, "columns", "usage: bench columns [--markdown]",
 	  "Prints the list of result columns of results/README.md, as Markdown.",
 	  NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_HISTORY, "history",

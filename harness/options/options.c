@@ -38,6 +38,7 @@ static bool *flag_of(struct bench_opts *o, enum cli_id id)
 	case OPT_PLOT: return &o->plot;
 	case OPT_DRY_RUN: return &o->dry_run;
 	case OPT_QUIET: return &o->quiet;
+	case OPT_OUT_FORCE: return &o->force;
 	case OPT_HELP_MARKDOWN: return &o->help_markdown;
 	default: return NULL;
 	}
@@ -80,6 +81,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	bool *flag = flag_of(o, opt->id);
 	const char **str = string_of(o, opt->id);
 
+	o->given[opt->id] = true;
 	if (flag)
 		*flag = true;
 	else if (str)

@@ -17,6 +17,7 @@
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 struct bench_opts {
+	bool given[OPT_ID_COUNT];	/* named on the command line */
 	bool all;
 	struct str_list workloads;	/* empty: copy (or all with --all) */
 	struct str_list strategies;	/* empty: every strategy/channel */
@@ -38,6 +39,7 @@ struct bench_opts {
 	bool plot;
 	bool quiet;
 	bool dry_run;			/* plan and print, run nothing */
+	bool force;			/* replace the results in --out */
 	bool completion;		/* --completion bash: print the script */
 	bool help_markdown;		/* --help-markdown: print docs/options.md */
 	bool no_limits;

@@ -752,6 +752,19 @@ static const struct {
 	{ "hyperfine", false, chart_hyperfine },
 };
 
+void plot_remove_charts(const char *dir)
+{
+	static const char *const forms[] = { "%s/%s.png", "%s/%s.svg", "%s/plot-%s.dat" };
+	char path[PATH_MAX + 80];
+
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		for (size_t f = 0; f < 3; f++) {
+			snprintf(path, sizeof(path), forms[f], dir, charts[i].name);
+			unlink(path);
+		}
+	}
+}
+
 void plot_all_charts(struct plot_ctx *ctx)
 {
 	if (!ctx->nall)

@@ -209,6 +209,13 @@ bool plot_find_gnuplot(char *out, size_t n)
 	return false;
 }
 
+bool plot_gnuplot_available(void)
+{
+	char path[PATH_MAX];
+
+	return plot_find_gnuplot(path, sizeof(path));
+}
+
 static bool plot_dir_has_scripts(const char *dir)
 {
 	char path[PATH_MAX + 32];

@@ -445,8 +445,7 @@ int cmd_columns(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (!markdown)
-		return cli_usage_error(&p, "--markdown is required");
+	(void)markdown;	/* Markdown is the one format: --markdown is optional */
 	columns_print_markdown(stdout);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The summary columns of the Markdown table, by name from the column table.
@@ -19,6 +20,29 @@ static const char *const md_measures[] = {
 	"mb_per_s", "cv", "ratio_to_fastest", "syscalls", "pct_of_limit",
 	"verified_runs", "status",
 };
+
+/* The headings of the table for the columns it shows (the others: their
+ * name, without a _bytes the cells' units already say). */
+static const struct {
+	const char *name, *heading;
+} md_headings[] = {
+	{ "mb_per_s", "MiB/s" }, { "cv", "CV" }, { "ratio_to_fastest", "xfastest" },
+	{ "pct_of_limit", "%limit" }, { "verified_runs", "verified" },
+};
+
+static void md_heading(FILE *f, const struct column *col)
+{
+	size_t len = strlen(col->name);
+
+	for (size_t i = 0; i < sizeof(md_headings) / sizeof(md_headings[0]); i++)
+		if (!strcmp(col->name, md_headings[i].name)) {
+			fprintf(f, " %s |", md_headings[i].heading);
+			return;
+		}
+	if (len > 6 && !strcmp(col->name + len - 6, "_bytes"))
+		len -= 6;
+	fprintf(f, " %.*s |", (int)len, col->name);
+}
 
 /* Does column col take more than one value over the cases? */
 static bool md_varies(const struct runner *r, const struct case_summary *sums,
@@ -76,18 +100,23 @@ static size_t md_columns(const struct runner *r, const struct case_summary *sums
 void report_print_markdown(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	const struct column *cols[COL_NIDS + sizeof(md_measures) / sizeof(md_measures[0])];
-	size_t n = md_columns(r, sums, cols);
+	size_t n = md_columns(r, sums, cols), *order = calloc(r->ncases ? r->ncases : 1, sizeof(*order));
 	struct col_value v;
 
+	if (!order || report_table_order(r, sums, order)) {
+		fprintf(f, "(out of memory)\n");
+		free(order);
+		return;
+	}
 	fputs("|", f);
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, cols[k]->unit[0] && strcmp(cols[k]->unit, "bytes") ? " %s (%s) |" : " %s |",
-			cols[k]->name, cols[k]->unit);
+		md_heading(f, cols[k]);
 	fputs("\n|", f);
 	for (size_t k = 0; k < n; k++)
 		fputs(cols[k]->type == COL_STR ? " --- |" : " ---: |", f);
 	fputs("\n", f);
-	for (size_t i = 0; i < r->ncases; i++) {
+	for (size_t o = 0; o < r->ncases; o++) {
+		size_t i = order[o];
 		const struct col_row x = { .c = &r->cases[i], .sum = &sums[i], .env = &r->env };
 
 		fputs("|", f);
@@ -97,6 +126,7 @@ void report_print_markdown(FILE *f, const struct runner *r, const struct case_su
 		}
 		fputs("\n", f);
 	}
+	free(order);
 }
 
 enum export_kind { EXPORT_JSON, EXPORT_CSV, EXPORT_MARKDOWN };
@@ -105,8 +135,18 @@ static int export_one(const char *path, enum export_kind kind, const struct runn
 		      const struct case_summary *sums, const char *results_dir)
 {
 	struct csv_writer w;
-	int err = csv_open(&w, path);
+	int err;
 
+	if (!strcmp(path, "-")) {	/* stdout, in place of the table */
+		if (kind == EXPORT_JSON)
+			report_print_json(stdout, r, sums, results_dir);
+		else if (kind == EXPORT_CSV)
+			report_print_csv(stdout, r, sums);
+		else
+			report_print_markdown(stdout, r, sums);
+		return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	}
+	err = csv_open(&w, path);
 	if (err)
 		return err;
 	if (kind == EXPORT_JSON)

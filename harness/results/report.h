@@ -13,6 +13,9 @@
 int report_write_csv(const struct runner *r, const struct case_summary *sums,
 		     const char *dir);
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums);
+/* The cases in the order the table prints them (its groups, each ranked),
+ * the unavailable ones last, into order[0..r->ncases). 0, or -ENOMEM. */
+int report_table_order(const struct runner *r, const struct case_summary *sums, size_t *order);
 /* The JSON document of --format json and --export-json: schema_version,
  * the results folder, the environment, and per case its summary and runs. */
 void report_print_json(FILE *f, const struct runner *r, const struct case_summary *sums,

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "units.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,16 +47,38 @@ static int row_cmp(const void *a, const void *b)
 	return (mx > my) - (mx < my);
 }
 
+/*
+ * A size for a heading: exact when short ("64M", "4096"), else rounded with
+ * the exact count beside it ("2.9M (3000000 bytes)"), never a bare count
+ * of bytes a reader must divide.
+ */
+static void heading_size(uint64_t bytes, char *out, size_t n)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)bytes;
+	int u = -1;
+
+	format_size(bytes, out, n);
+	if (strspn(out, "0123456789") != strlen(out) || bytes < 100000)
+		return;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, n, "%.1f%c (%llu bytes)", v, units[u], (unsigned long long)bytes);
+}
+
 static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 {
-	char size[32], part[32], each[64];
+	char size[48], part[32], each[64];
 	bool tree = c->spec.files;
 
-	format_size(c->spec.size, size, sizeof(size));
+	heading_size(c->spec.size, size, sizeof(size));
 	if (tree) {
+		/* "tree · 500 x 4K (2000K in all)": the kind would say tree again */
 		dataset_size_name(c->spec.ds, each, sizeof(each));
-		fprintf(f, "\n%s · %s · %s (%s in all) · %s cache", c->spec.wl->name,
-			dataset_kind_name(c->spec.ds->kind), each, size, cache_mode_name(c->cache));
+		fprintf(f, "\n%s · %s (%s in all) · %s cache", c->spec.wl->name, each, size,
+			cache_mode_name(c->cache));
 	} else {
 		fprintf(f, "\n%s · %s · %s · %s cache", c->spec.wl->name,
 			dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
@@ -163,9 +186,17 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	snprintf(runs, sizeof(runs), "%zu/%zu", s->verified, c->nruns);
 	if (s->retried || s->outliers)
 		snprintf(noise, sizeof(noise), "%zur %zuo", s->retried, s->outliers);
+	if (c->state == CASE_FAILED && !c->nruns) {
+		fprintf(f, "  %-16s %7s %6s FAILED: %s\n", c->spec.variant, buf, batch, c->why);
+		return;
+	}
 	if (c->state == CASE_FAILED) {
 		fprintf(f, "  %-16s %7s %6s FAILED (%zu of %zu runs verified): %s\n", c->spec.variant,
 			buf, batch, s->verified, c->nruns, c->why);
+		return;
+	}
+	if (!c->nruns) {	/* interrupted before its first measured run */
+		fprintf(f, "  %-16s %7s %6s not run\n", c->spec.variant, buf, batch);
 		return;
 	}
 	if (c->spec.files) {
@@ -236,7 +267,8 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
 			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
 		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
-			 (k == 0 || ranked(&sums[rows[k - 1].i])))
+			 (k == 0 || ranked(&sums[rows[k - 1].i]) ||
+			  sums[rows[k - 1].i].cls == CLASS_COMMAND))
 			fprintf(f, "  not ranked: other work than a page-cache copy\n");
 		print_row(f, &r->cases[rows[k].i], sk);
 	}
@@ -269,12 +301,17 @@ static void format_ns(double ns, char *out, size_t n)
 /* "copy/lines text 16M buf 4K on xfs": which row, in one line. */
 static void case_label(const struct bench_case *c, char *out, size_t n)
 {
-	char size[32], buf[32];
+	char size[64], buf[32];
 	size_t len;
 
-	format_size(c->spec.size, size, sizeof(size));
-	len = (size_t)snprintf(out, n, "%s/%s %s %s", c->spec.wl->name, c->spec.variant,
-			       dataset_kind_name(c->spec.ds->kind), size);
+	if (c->spec.files) {	/* a tree: "500 x 4K", its kind said by the workload */
+		dataset_size_name(c->spec.ds, size, sizeof(size));
+		len = (size_t)snprintf(out, n, "%s/%s %s", c->spec.wl->name, c->spec.variant, size);
+	} else {
+		format_size(c->spec.size, size, sizeof(size));
+		len = (size_t)snprintf(out, n, "%s/%s %s %s", c->spec.wl->name, c->spec.variant,
+				       dataset_kind_name(c->spec.ds->kind), size);
+	}
 	if (c->spec.buffer && len < n) {
 		format_size(c->spec.buffer, buf, sizeof(buf));
 		len += (size_t)snprintf(out + len, n - len, " buf %s", buf);
@@ -301,6 +338,48 @@ static void print_modes(FILE *f, const struct runner *r, const struct case_summa
 		fprintf(f, "bench: %s: two modes: %s (%zu runs) and %s (%zu runs); the median depends on which mode has more runs (docs/noise.md)\n",
 			label, fast, m->fast_runs, slow, m->slow_runs);
 	}
+}
+
+/* Appends group g's rows to order, as print_group takes and sorts them. */
+static size_t order_group(const struct runner *r, const struct case_summary *sums, size_t g,
+			  struct row_ref *rows, bool *done, size_t *order, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = g; j < r->ncases; j++) {
+		if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
+		    !case_same_group(&r->cases[g], &r->cases[j]))
+			continue;
+		done[j] = true;
+		rows[k++] = (struct row_ref){ r, sums, j };
+	}
+	qsort(rows, k, sizeof(*rows), row_cmp);
+	for (size_t i = 0; i < k; i++)
+		order[n++] = rows[i].i;
+	return n;
+}
+
+int report_table_order(const struct runner *r, const struct case_summary *sums, size_t *order)
+{
+	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
+	bool *done = calloc(r->ncases, sizeof(*done));
+	size_t n = 0;
+	int err = rows && done ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < r->ncases && !err; i++) {
+		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)
+			continue;
+		for (size_t g = i; g < r->ncases; g++)
+			if (!done[g] && r->cases[g].state != CASE_UNAVAILABLE &&
+			    case_same_cell(&r->cases[i], &r->cases[g]))
+				n = order_group(r, sums, g, rows, done, order, n);
+	}
+	for (size_t i = 0; i < r->ncases && !err; i++)
+		if (r->cases[i].state == CASE_UNAVAILABLE)
+			order[n++] = i;
+	free(rows);
+	free(done);
+	return err;
 }
 
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)

@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "channel.h"
 #include "command.h"
+#include "fsinfo.h"
 #include "select.h"
 #include "units.h"
 
@@ -455,6 +456,40 @@ static int check_items(const struct str_list *l, bool (*known)(const char *),
 	return 0;
 }
 
+/* A --command was asked for by name: its program must be there. */
+static int plan_check_commands(const struct bench_opts *o)
+{
+	for (size_t i = 0; i < o->ncommands; i++) {
+		const struct bench_command *c = &o->commands[i];
+		const char *tmpl = c->file_template ? c->file_template : c->tree_template;
+		char why[200];
+
+		if (!command_probe(tmpl, why, sizeof(why)))
+			continue;
+		fprintf(stderr, "bench: --command '%s': %s\n", c->name, why);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * --cache cold alone where the datasets live on a filesystem of memory
+ * (tmpfs, ramfs): no page can be evicted there, so no case could run.
+ */
+static int plan_check_cache(const struct bench_opts *o)
+{
+	const char *where = o->source ? o->source : o->dir;
+	char type[32];
+
+	if (!o->cache_cold || o->cache_warm || fs_type_name(where, type, sizeof(type)))
+		return 0;
+	if (strcmp(type, "tmpfs") && strcmp(type, "ramfs"))
+		return 0;
+	fprintf(stderr, "bench: --cache cold: %s is on %s, whose pages cannot be evicted: no case can run cold there; choose another --dir\n",
+		where, type);
+	return 2;
+}
+
 static int plan_check_names(const struct bench_opts *o, const struct workload **wls,
 			    size_t nwl)
 {
@@ -470,6 +505,8 @@ static int plan_check_names(const struct bench_opts *o, const struct workload **
 				o->commands[i].name);
 			return 2;
 		}
+	if (plan_check_commands(o))
+		return 2;
 	for (size_t i = 0; i < o->datasets.n; i++) {
 		enum dataset_kind k;
 
@@ -494,6 +531,15 @@ static bool workload_known(const char *item)
 	return false;
 }
 
+/* The name of the first workload with flag, for messages. */
+static const char *workload_with(unsigned flag)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		if (workload_table[i]->flags & flag)
+			return workload_table[i]->name;
+	return "none";
+}
+
 /* tree: the user's folder (--source DIR) runs the tree workloads only. */
 static int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl,
 			  bool tree)
@@ -511,9 +557,16 @@ static int plan_workloads(const struct bench_opts *o, const struct workload **wl
 
 		if (o->source)
 			by_default = wl->flags & (tree ? WORKLOAD_TREE : WORKLOAD_DEFAULT);
-		if (!(wl->flags & WORKLOAD_LIMITS) &&
-		    select_wants(&o->workloads, wl->name, false, by_default))
-			wls[(*nwl)++] = wl;
+		if ((wl->flags & WORKLOAD_LIMITS) ||
+		    !select_wants(&o->workloads, wl->name, false, by_default))
+			continue;
+		if (o->source && !by_default) {
+			fprintf(stderr, "bench: --source '%s' is a %s: workload '%s' does not take one (%s does)\n",
+				o->source, tree ? "folder" : "file", wl->name,
+				workload_with(tree ? WORKLOAD_TREE : WORKLOAD_DEFAULT));
+			return 2;
+		}
+		wls[(*nwl)++] = wl;
 	}
 	/* the machine-limit rows come with every run that copies */
 	for (size_t i = 0; i < workload_count && !o->no_limits; i++)
@@ -567,8 +620,8 @@ static int plan_source(const struct bench_opts *o, struct dataset *src)
 	struct stat st;
 	char why[200];
 
-	if (o->all || o->workloads.n || o->datasets.n || o->sizes.n) {
-		fprintf(stderr, "bench: --source copies your file as it is: --all, --workload, --dataset and --size do not go with it\n");
+	if (o->all || o->datasets.n || o->sizes.n) {
+		fprintf(stderr, "bench: --source copies your file as it is: --all, --dataset and --size do not go with it\n");
 		return 2;
 	}
 	if (stat(o->source, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -601,6 +654,67 @@ static bool workload_named(const struct bench_opts *o, const struct workload *wl
 	return false;
 }
 
+/* Does --strategy pick something workload wl runs? */
+static bool strategies_fit(const struct str_list *want, const struct workload *wl)
+{
+	for (const struct workload_variant *v = wl->own_variants; v && v->name; v++)
+		if (select_wants(want, v->name, false, true))
+			return true;
+	if (wl->flags & WORKLOAD_CHANNELS) {
+		for (size_t i = 0; i < channel_count; i++)
+			if (select_wants(want, channel_table[i]->name, false, true))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < strategy_count; i++)
+		if (strategy_fits(wl, strategy_table[i], want))
+			return true;
+	return false;
+}
+
+/* "copy, split": the names of the workloads of the run; ours false: of
+ * every workload --strategy's items fit, as --workload takes them
+ * ("transform,tree"). */
+static void join_workloads(const struct bench_opts *o, const struct workload **wls, size_t nwl,
+			   bool ours, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < (ours ? nwl : workload_count) && len < n; i++) {
+		const struct workload *wl = ours ? wls[i] : workload_table[i];
+
+		if (wl->flags & WORKLOAD_LIMITS)
+			continue;
+		if (ours || strategies_fit(&o->strategies, wl))
+			len += (size_t)snprintf(out + len, n - len, "%s%s", !len ? "" : ours ? ", " : ",",
+						wl->name);
+	}
+}
+
+/* No case at all: what was selected, and where --strategy's names are. */
+static void say_nothing_to_run(const struct bench_opts *o, const struct workload **wls,
+			       size_t nwl)
+{
+	char ran[128], fit[128], list[256];
+	size_t len = 0;
+
+	join_workloads(o, wls, nwl, true, ran, sizeof(ran));
+	join_workloads(o, wls, nwl, false, fit, sizeof(fit));
+	list[0] = '\0';
+	for (size_t k = 0; k < o->strategies.n && len < sizeof(list); k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", k ? "," : "",
+					o->strategies.v[k]);
+	if (o->strategies.n && fit[0])
+		fprintf(stderr, "bench: nothing to run: --strategy '%s' matches nothing in workload %s, only in workload %s (add --workload %s)\n",
+			list, ran[0] ? ran : "(none)", fit, fit);
+	else if (o->strategies.n)
+		fprintf(stderr, "bench: nothing to run: --strategy '%s' picks nothing in workload %s\n",
+			list, ran[0] ? ran : "(none)");
+	else
+		fprintf(stderr, "bench: nothing to run in workload %s\n", ran[0] ? ran : "(none)");
+}
+
 int plan_build(struct runner *r)
 {
 	const struct bench_opts *o = r->o;
@@ -614,6 +728,8 @@ int plan_build(struct runner *r)
 		ret = plan_workloads(o, wls, &nwl, src.kind == DATASET_DIR);
 	if (!ret)
 		ret = plan_check_names(o, wls, nwl);
+	if (!ret)
+		ret = plan_check_cache(o);
 	if (ret)
 		return ret;
 	for (size_t w = 0; w < nwl; w++) {
@@ -664,7 +780,7 @@ int plan_build(struct runner *r)
 		}
 	}
 	if (r->ncases == 0) {
-		fprintf(stderr, "bench: nothing to run\n");
+		say_nothing_to_run(o, wls, nwl);
 		return 2;
 	}
 	plan_use_source(r, &src);

@@ -404,13 +404,17 @@ static void shuffle(size_t *order, size_t n, uint64_t seed, unsigned round)
 
 static void show_case(struct runner *r, unsigned round, size_t k, const struct bench_case *c)
 {
-	char size[32], what[200];
+	char size[64], what[200];
 
 	if (!r->progress.tty)
 		return;
-	format_size(c->spec.size, size, sizeof(size));
+	if (c->spec.files)	/* a tree: "500 x 4K" */
+		dataset_size_name(c->spec.ds, size, sizeof(size));
+	else
+		format_size(c->spec.size, size, sizeof(size));
 	snprintf(what, sizeof(what), "%s %s %s %s %s", c->spec.wl->name, c->spec.variant,
-		 dataset_kind_name(c->spec.ds->kind), size, cache_mode_name(c->cache));
+		 c->spec.files ? "files" : dataset_kind_name(c->spec.ds->kind), size,
+		 cache_mode_name(c->cache));
 	progress_case(&r->progress, round, k, r->ncases, what);
 }
 

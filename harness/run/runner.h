@@ -71,8 +71,9 @@ uint64_t runner_now_ns(void);
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);
 /* Removes work directories in dir left by runs that were killed; removed
- * (may be NULL) is told each path. Returns how many. */
-int runner_remove_stale_workdirs(const char *dir, void (*removed)(const char *path));
+ * (may be NULL) is told each path. Returns how many. dry: removes nothing,
+ * tells and counts what it would remove. */
+int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(const char *path));
 /* Removes the work directory and everything in it. */
 void runner_remove_workdir(struct runner *r);
 

@@ -50,4 +50,22 @@ run "$BENCH" clean --dir "$T/none"
 expect_eq no_dir "$RC $(cat "$T/.out")" "0 bench clean: nothing to clean: $T/none does not exist"
 expect_fail clean_bad_option 2 "bench clean: unknown option '--bogus' (see bench clean --help)" \
 	"$BENCH" clean --bogus
+# A run killed a moment ago is a zombie until its parent reaps it: its work
+# directory is a killed run's all the same (a parent that never reaps here).
+zdir=$(mktemp -d "$T/z-XXXXXX")
+python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(30)' >"$T/zombie" &
+holder=$!
+until [ -s "$T/zombie" ]; do sleep 0.01; done
+zombie=$(cat "$T/zombie")
+until grep -q '^State:.*Z' "/proc/$zombie/status" 2>/dev/null; do sleep 0.01; done
+mkdir "$zdir/work-$zombie-ZoM123"
+run "$BENCH" clean --dir "$zdir"
+expect_eq zombie_workdir_removed "$(ls -A "$zdir")" ""
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 finish

@@ -8,22 +8,23 @@ cd "$T" || exit 1
 head -c 4194304 /dev/urandom >"$T/src"
 echo mine >"$T/existing"
 
-# Ownership: an existing DST is kept without --force; SRC is never DST.
+# Ownership: an existing DST is kept without --force (exit 1); SRC is never
+# DST and DST is a file, or it is a usage error (exit 2).
 expect_fail dst_exists 1 "bench copy: $T/existing exists; use --force to replace it" \
 	"$BENCH" copy --strategy readwrite "$T/src" "$T/existing"
 expect_eq dst_exists_kept "$(cat "$T/existing")" mine
-expect_fail same_file 1 "bench copy: $T/src and $T/src are the same file" \
+expect_fail same_file 2 "bench copy: $T/src and $T/src are the same file" \
 	"$BENCH" copy --strategy readwrite --force "$T/src" "$T/src"
 ln "$T/src" "$T/hardlink"
 ln -s "$T/src" "$T/symlink"
-expect_fail same_file_hardlink 1 "bench copy: $T/src and $T/hardlink are the same file" \
+expect_fail same_file_hardlink 2 "bench copy: $T/src and $T/hardlink are the same file" \
 	"$BENCH" copy --strategy readwrite --force "$T/src" "$T/hardlink"
-expect_fail same_file_symlink 1 "bench copy: $T/src and $T/symlink are the same file" \
+expect_fail same_file_symlink 2 "bench copy: $T/src and $T/symlink are the same file" \
 	"$BENCH" copy --strategy readwrite --force "$T/src" "$T/symlink"
-expect_fail same_file_via_dir_link 1 "bench copy: $T/src and $T/./src are the same file" \
+expect_fail same_file_via_dir_link 2 "bench copy: $T/src and $T/./src are the same file" \
 	"$BENCH" copy --strategy readwrite --force "$T/src" "$T/./src"
 mkdir "$T/dir"
-expect_fail dst_directory 1 "bench copy: $T/dir: is a directory; bench copy writes a file, give its full name" \
+expect_fail dst_directory 2 "bench copy: $T/dir: is a directory; bench copy writes a file, give its full name" \
 	"$BENCH" copy --strategy readwrite --force "$T/src" "$T/dir"
 expect_fail dst_parent_missing 1 "bench copy: cannot create a file beside $T/nodir/dst: No such file or directory" \
 	"$BENCH" copy --strategy readwrite "$T/src" "$T/nodir/dst"

@@ -30,7 +30,7 @@ wait "$pid"
 expect_eq generation_sigint_rc $? 130
 expect_eq generation_sigint_left "$(ls -A "$T/gen")" ""
 expect_eq generation_sigint_no_results "$(ls -d "$T/gen-res" 2>/dev/null)" ""
-expect_eq generation_sigint_quiet "$(cat "$T/.err")" ""
+expect_eq generation_sigint_said "$(cat "$T/.err")" "bench: interrupted by SIGINT before any run: no results written"
 
 # wait_line PID FILE PATTERN: until FILE has a line matching PATTERN (or PID ended).
 wait_line() {
@@ -58,13 +58,36 @@ run_then() {	# NAME SIGNAL COUNT CODE: interrupt a long run COUNT times
 		"$(printf '%s\n' random-1048576-s1.dat random-1048576-s1.dat.manifest)"
 	complete_results "$name" "$T/$name-res"
 	grep -q "readwrite" "$T/.out" && pass || fail "$name: no table printed"
+	expect_eq "${name}_said" "$(tail -n 1 "$T/$name.err")" \
+		"bench: interrupted by SIG$sig: the runs done are in $T/$name-res; the cases not run say 'not run'"
 }
 run_then run_sigterm TERM 1 143
 run_then run_sigint INT 1 130
 # 3. Ctrl-C pressed again and again while bench cleans up and writes.
 run_then run_sigint_repeated INT 50 130
 
-# 4. bench copy interrupted: no DST, no temporary file.
+# 4. Interrupted in the warm-up round (a command row that sleeps holds it
+# there): no case has a measured run, and every row says "not run", in the
+# table and in summary.csv, never 0 MiB/s.
+"$BENCH" --size 64K --strategy readwrite,sendfile --warmup 1 --repeat 3 --syscalls off --no-limits \
+	--dir "$T/w" --out "$T/w-res" --command "hang=sh -c 'sleep 30.25' sh {src} {dst}" \
+	>"$T/.out" 2>"$T/w.err" &
+pid=$!
+until pgrep -f '^sleep 30.25$' >/dev/null; do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+kill -INT "$pid"
+wait "$pid"
+expect_eq warmup_sigint_rc $? 130
+expect_eq warmup_rows_not_run "$(grep -Ec '^  (readwrite|sendfile|hang) .* not run$' "$T/.out")" 3
+expect_eq warmup_no_figures "$(grep -Ec '^  (readwrite|sendfile|hang) .* [0-9]+/[0-9]+ ' "$T/.out")" 0
+expect_eq warmup_status_not_run "$(grep -c ',not run,' "$T/w-res/summary.csv")" 3
+expect_eq warmup_said "$(tail -n 1 "$T/w.err")" \
+	"bench: interrupted by SIGINT: the runs done are in $T/w-res; the cases not run say 'not run'"
+expect_eq warmup_hang_killed "$(pgrep -f '^sleep 30.25$')" ""
+
+# 5. bench copy interrupted: no DST, no temporary file.
 truncate -s 4G "$T/sparse"
 mkdir "$T/copy"
 "$BENCH" copy --strategy readwrite "$T/sparse" "$T/copy/dst" >"$T/.out" 2>"$T/.err" &

@@ -84,8 +84,20 @@ jqt export_json_times '.cases[] | select(.strategy == "readwrite") |
 expect_eq export_csv "$(cmp "$T/e.csv" "$R/summary.csv" && echo same)" same
 expect_eq export_md_rows "$(grep -c '^| ' "$T/e.md")" 6
 expect_eq export_md_head "$(head -n 1 "$T/e.md")" \
-	"| workload | strategy | buffer_bytes | mb_per_s (MiB/s) | cv | ratio_to_fastest | syscalls | pct_of_limit (%) | verified_runs | status |"
+	"| workload | strategy | buffer | MiB/s | CV | xfastest | syscalls | %limit | verified | status |"
+# its rows in the table's order
+expect_eq export_md_order "$(awk -F'|' 'NR > 2 { gsub(/ /, "", $3); print $3 }' "$T/e.md" | tr '\n' ' ')" \
+	"$(grep -E '^  [a-z][a-z0-9_-]* ' "$T/.out" | grep -Ev '^  (strategy|not ranked:|commands:) ' | awk '{ print $1 }' | tr '\n' ' ')"
 expect_eq export_md_row "$(grep -c '^| copy | readwrite | 128K | [0-9.]* | .* | [0-9]* | ok |$' "$T/e.md")" 1
+
+# direct (device I/O, not ranked) is planned before readwrite, and printed
+# after it: the Markdown follows the table
+run "$BENCH" --strategy direct,readwrite --size 1M --repeat 1 --syscalls off --no-limits --dir "$D" \
+	--out "$T/r-md" --quiet --export-markdown "$T/e2.md"
+if grep -q '^  direct .*device I/O' "$T/.out"; then
+	expect_eq export_md_order_ranked "$(awk -F'|' 'NR > 2 { gsub(/ /, "", $3); print $3 }' "$T/e2.md" | tr '\n' ' ')" \
+		"readwrite direct "
+fi
 
 # --format json: the same document on stdout, the results folder on stderr.
 run "$BENCH" --strategy readwrite --size 1M --repeat 1 --syscalls off --no-limits --dir "$D" \

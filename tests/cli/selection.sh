@@ -7,14 +7,15 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 D=$T/d
-n=0
 
 # picked ARGS...: "workload/strategy" of every case the run planned, sorted.
+# (called in $(...): a results folder of its own each time, by mktemp)
 picked() {
-	n=$((n + 1))
+	local out
+	out=$(mktemp -u "$T/r-XXXXXX")
 	"$BENCH" --size 4K --repeat 1 --warmup 0 --syscalls off --no-limits --quiet \
-		--dir "$D" --out "$T/r$n" "$@" >/dev/null 2>"$T/.err" || { echo "exit $?: $(cat "$T/.err")"; return; }
-	tail -n +2 "$T/r$n/summary.csv" | cut -d, -f1,2 | tr , / | LC_ALL=C sort -u | tr '\n' ' '
+		--dir "$D" --out "$out" "$@" >/dev/null 2>"$T/.err" || { echo "exit $?: $(cat "$T/.err")"; return; }
+	tail -n +2 "$out/summary.csv" | cut -d, -f1,2 | tr , / | LC_ALL=C sort -u | tr '\n' ' '
 }
 
 # Every strategy bench list shows (the test-only ones it hides), as copy/NAME.
@@ -44,6 +45,11 @@ expect_fail unknown_exclusion 2 "bench: unknown strategy 'nope' (bench list show
 	"$BENCH" --strategy 'all,-nope' --dir "$D"
 expect_fail workload_glob_nothing 2 "bench: --workload 'x*' matches no workload (known: copy, split, transform, tree)" \
 	"$BENCH" --workload 'x*' --dir "$D"
-expect_fail nothing_left 2 "bench: nothing to run" \
+expect_fail nothing_left 2 "bench: nothing to run: --strategy 'all,-*' picks nothing in workload copy" \
 	"$BENCH" --strategy 'all,-*' --no-limits --dir "$D"
+# a tree method without the tree workload: where it is said
+expect_fail tree_method_only 2 "bench: nothing to run: --strategy 'uring' matches nothing in workload copy, only in workload tree (add --workload tree)" \
+	"$BENCH" --strategy uring --no-limits --dir "$D"
+expect_fail methods_elsewhere 2 "bench: nothing to run: --strategy 'pool,pipe' matches nothing in workload copy, only in workload transform,tree (add --workload transform,tree)" \
+	"$BENCH" --strategy pool,pipe --no-limits --dir "$D"
 finish

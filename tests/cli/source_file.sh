@@ -43,10 +43,20 @@ expect_eq refuse_no_table "$(cat "$T/.out")" ""
 # What --source refuses before any work.
 mkfifo "$T/mine/fifo"
 : >"$T/mine/empty"
-expect_fail with_size 2 "bench: --source copies your file as it is: --all, --workload, --dataset and --size do not go with it" \
+expect_fail with_size 2 "bench: --source copies your file as it is: --all, --dataset and --size do not go with it" \
 	"$BENCH" --source "$F" --size 1M --dir "$D"
-expect_fail with_workload 2 "bench: --source copies your file as it is: --all, --workload, --dataset and --size do not go with it" \
+expect_fail with_workload 2 "bench: --source '$F' is a file: workload 'split' does not take one (copy does)" \
 	"$BENCH" --source "$F" --workload split --dir "$D"
+mkdir "$T/tree" && echo a >"$T/tree/a"
+expect_fail file_with_tree 2 "bench: --source '$F' is a file: workload 'tree' does not take one (copy does)" \
+	"$BENCH" --source "$F" --workload tree --dir "$D"
+expect_fail folder_with_copy 2 "bench: --source '$T/tree' is a folder: workload 'copy' does not take one (tree does)" \
+	"$BENCH" --source "$T/tree" --workload copy --dir "$D"
+# the workload a source takes may be named
+run "$BENCH" --source "$F" --workload copy --strategy readwrite --dir "$D" --dry-run
+expect_eq file_with_copy "$RC" 0
+run "$BENCH" --source "$T/tree" --workload tree --strategy readwrite --dir "$D" --dry-run
+expect_eq folder_with_tree "$RC" 0
 expect_fail missing 2 "bench: --source '$T/mine/none': No such file or directory" \
 	"$BENCH" --source "$T/mine/none" --dir "$D"
 expect_fail directory_with_fifo 2 "bench: --source '$T/mine': fifo: is a special file (trees of regular files and folders only)" \
@@ -55,4 +65,10 @@ expect_fail fifo 2 "bench: --source '$T/mine/fifo': is not a regular file" \
 	"$BENCH" --source "$T/mine/fifo" --dir "$D"
 expect_fail empty 2 "bench: --source '$T/mine/empty': is empty" \
 	"$BENCH" --source "$T/mine/empty" --dir "$D"
+# A source of an odd size: its heading rounds it and keeps the exact count
+head -c 3000000 /dev/zero >"$T/mine/odd.bin"
+run "$BENCH" --source "$T/mine/odd.bin" --strategy readwrite --repeat 1 --warmup 0 --no-limits \
+	--syscalls off --quiet --dir "$D" --out "$T/odd-res"
+expect_eq odd_rc "$RC" 0
+expect_eq odd_heading "$(grep -c '^copy · file · 2\.9M (3000000 bytes) · warm cache$' "$T/.out")" 1
 finish

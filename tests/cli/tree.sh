@@ -160,10 +160,10 @@ expect_eq clean_empty "$(ls -A "$D")" ""
 # --- a program as a row: cp -r over the same tree, verified like the rest --
 if command -v cp >/dev/null; then
 	run "$BENCH" --workload tree --files 40 --size 4K --strategy readwrite --command cp "${QUICK[@]}" \
-		--dir "$D" --out "$T/rc"
+		--dir "$D" --out "$T/rc2"
 	expect_eq command_rc "$RC" 0
-	expect_eq command_row "$(tail -n +2 "$T/rc/summary.csv" | grep '^tree,cp,' |
-		cut -d, -f"$(col "$T/rc/summary.csv" class),$(col "$T/rc/summary.csv" status)")" "command,ok"
+	expect_eq command_row "$(tail -n +2 "$T/rc2/summary.csv" | grep '^tree,cp,' |
+		cut -d, -f"$(col "$T/rc2/summary.csv" class),$(col "$T/rc2/summary.csv" status)")" "command,ok"
 	expect_eq command_nothing_left "$(leftovers)" ""
 fi
 finish

@@ -2,7 +2,8 @@
 # warm_unreachable.sh - warm is enforced like cold: when the source cannot
 # stay in the page cache (here: a memory cgroup smaller than the source), the
 # warm case is `unavailable` with the residency it reached, no run of it is
-# recorded as warm, and bench still exits 0 for the rest. As root, with a
+# recorded as warm, and since no case asked for could run, bench says so
+# and exits 2 (named_unrunnable.sh). As root, with a
 # memory cgroup (v1 or v2) this process may make; skipped otherwise.
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +32,8 @@ echo $((48 << 20)) >"$cg/$limit_file" || skip "cannot limit memory in $cg"
 "$BENCH" gen random 96M "$T/d/random-100663296-s1.dat" >/dev/null 2>&1 || true
 run bash -c "echo \$\$ >'$cg/cgroup.procs' && exec '$BENCH' --strategy readwrite,sendfile --size 96M \
 	--no-limits --repeat 2 --syscalls off --dir '$T/d' --out '$T/res' --quiet"
-expect_eq warm_unreachable_rc "$RC" 0
+expect_eq warm_unreachable_rc "$RC" 2
+expect_eq warm_unreachable_said "$(cat "$T/.err")" "bench: no case asked for could run here (2 unavailable: the table says why)"
 grep -Eq '^  copy +readwrite +unavailable: cannot keep the source in the page cache \([0-9]+% resident after reading it 3 times' "$T/.out" &&
 	pass || fail "no unavailable line for readwrite: $(cat "$T/.out" "$T/.err")"
 grep -q '^copy,readwrite,.*,unavailable: cannot keep the source in the page cache' "$T/res/summary.csv" &&

@@ -92,7 +92,7 @@ rc=$?
 [ $rc -eq 1 ] && grep -Eq '^readwrite +12 .* regression$' "$work/out" &&
 	ok || no "B that waited for a CPU, --wall: exit $rc, expected 1: $(cat "$work/out")"
 
-printf '#!/bin/sh\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" >"$work/corrupt.sh"
+printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" "$bench" >"$work/corrupt.sh"
 chmod +x "$work/corrupt.sh"
 ab --strategy readwrite --rounds 12 "$bench" "$work/corrupt.sh"
 rc=$?
@@ -103,7 +103,17 @@ grep -q '^bench ab: readwrite failed in B (.*corrupt.sh): verification failed: t
 ab --strategy readwrite --rounds 12 "$work/nonexistent" "$bench"
 rc=$?
 [ $rc -eq 2 ] && ok || no "missing A: exit $rc, expected 2: $(cat "$work/out")"
-grep -q 'failed in A (.*nonexistent): cannot run' "$work/out" && ok || no "missing A not named: $(cat "$work/out")"
+# A and B are checked before any data is made: one line, no dataset
+[ "$(cat "$work/out")" = "bench ab: A '$work/nonexistent': No such file or directory" ] &&
+	ok || no "missing A not named: $(cat "$work/out")"
+printf 'not a program\n' >"$work/text"
+chmod +x "$work/text"
+rm -rf "$work/data"
+ab --strategy readwrite --rounds 10 "$bench" "$work/text"
+rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$work/out")" = "bench ab: B '$work/text': '$work/text --version' failed: not a bench executable" ] &&
+	ok || no "B not a bench: exit $rc: $(cat "$work/out")"
+[ ! -e "$work/data" ] && ok || no "B not a bench: a dataset was made: $(ls "$work/data")"
 
 ab --strategy readwrite,sendfile --rounds 8 "$bench" "$bench"
 rc=$?
