@@ -16,8 +16,8 @@
 /* The summary columns of the Markdown table, by name from the column table.
  * Identifying columns are shown only when they differ between rows. */
 static const char *const md_measures[] = {
-	"mb_per_s", "cv", "ratio_to_fastest", "syscalls", "pct_of_limit",
-	"verified_runs", "status",
+	"mb_per_s", "median_ci_pct", "cv", "rank", "tied", "ratio_to_fastest", "syscalls",
+	"pct_of_limit", "verified_runs", "status",
 };
 
 /* Does column col take more than one value over the cases? */

@@ -184,6 +184,8 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 		s->outliers = mark_outliers(c, &s->st);
 		modes_detect(w, n, &s->modes);
 	}
+	s->ci_pct = s->st.ci_coverage > 0 && s->st.median > 0 ?
+		    50.0 * (s->st.ci_hi - s->st.ci_lo) / s->st.median : -1;
 	if (s->st.median > 0) {
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);
 		s->files_per_s = (double)c->spec.files / (s->st.median / 1e9);
@@ -232,10 +234,60 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 	s->limit_row = r->cases[lim].spec.variant;
 }
 
+/* Rows that take a place: the ranked classes, run and measured. */
+static bool takes_place(const struct runner *r, const struct case_summary *sums, size_t i)
+{
+	return (sums[i].cls == CLASS_PAGE_CACHE || sums[i].cls == CLASS_LIMIT) &&
+	       r->cases[i].state == CASE_OK && sums[i].st.median > 0;
+}
+
+static bool same_ranking(const struct runner *r, const struct case_summary *sums, size_t i,
+			 size_t j)
+{
+	return takes_place(r, sums, j) && sums[j].cls == sums[i].cls &&
+	       case_same_group(&r->cases[i], &r->cases[j]);
+}
+
+/* Do the medians' intervals of rows i and j overlap (or is one unknown)? */
+static bool intervals_overlap(const struct case_summary *a, const struct case_summary *b)
+{
+	if (a->ci_pct < 0 || b->ci_pct < 0)
+		return true;
+	return a->st.ci_lo <= b->st.ci_hi && b->st.ci_lo <= a->st.ci_hi;
+}
+
+/* The place of row i in its ranking (ties of the median broken by order)
+ * and whether its interval overlaps its neighbours'. */
+static void rank_row(const struct runner *r, struct case_summary *sums, size_t i)
+{
+	ssize_t above = -1, below = -1;
+	double m = sums[i].st.median;
+
+	sums[i].rank = 1;
+	for (size_t j = 0; j < r->ncases; j++) {
+		double mj = sums[j].st.median;
+		bool before = mj < m || (mj == m && j < i);
+
+		if (j == i || !same_ranking(r, sums, i, j))
+			continue;
+		sums[i].rank += before;
+		if (before && (above < 0 || mj > sums[above].st.median ||
+			       (mj == sums[above].st.median && j > (size_t)above)))
+			above = (ssize_t)j;
+		if (!before && (below < 0 || mj < sums[below].st.median))
+			below = (ssize_t)j;
+	}
+	sums[i].tied = (above >= 0 && intervals_overlap(&sums[i], &sums[above])) ||
+		       (below >= 0 && intervals_overlap(&sums[i], &sums[below]));
+}
+
 void report_summarize(struct runner *r, struct case_summary *sums)
 {
 	for (size_t i = 0; i < r->ncases; i++)
 		summarize_runs(&r->cases[i], &sums[i]);
 	for (size_t i = 0; i < r->ncases; i++)
 		rank_and_bound(r, sums, i);
+	for (size_t i = 0; i < r->ncases; i++)
+		if (takes_place(r, sums, i))
+			rank_row(r, sums, i);
 }

@@ -84,7 +84,7 @@ jqt export_json_times '.cases[] | select(.strategy == "readwrite") |
 expect_eq export_csv "$(cmp "$T/e.csv" "$R/summary.csv" && echo same)" same
 expect_eq export_md_rows "$(grep -c '^| ' "$T/e.md")" 6
 expect_eq export_md_head "$(head -n 1 "$T/e.md")" \
-	"| workload | strategy | buffer_bytes | mb_per_s (MiB/s) | cv | ratio_to_fastest | syscalls | pct_of_limit (%) | verified_runs | status |"
+	"| workload | strategy | buffer_bytes | mb_per_s (MiB/s) | median_ci_pct (%) | cv | rank | tied | ratio_to_fastest | syscalls | pct_of_limit (%) | verified_runs | status |"
 expect_eq export_md_row "$(grep -c '^| copy | readwrite | 128K | [0-9.]* | .* | [0-9]* | ok |$' "$T/e.md")" 1
 
 # --format json: the same document on stdout, the results folder on stderr.
