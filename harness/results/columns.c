@@ -130,6 +130,18 @@ static void get_tied(const struct col_row *x, struct col_value *v)
 	col_set_uint(v, x->sum->tied);
 }
 
+static void get_pct_of_concurrent(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->pct_of_concurrent < 0;
+	v->d = x->sum->pct_of_concurrent;
+}
+
+static void get_concurrent_row(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->concurrent_row;
+	v->s = x->sum->concurrent_row;
+}
+
 static void get_class(const struct col_row *x, struct col_value *v)
 {
 	v->s = case_class_name(x->sum->cls);
@@ -274,8 +286,10 @@ static const struct column summary_cols[] = {
 	{ "syscalls_per_file", COL_DBL, 3, true, ROLE_MEASURE, "", "tree: syscalls of the counting run / files; empty for the other workloads", .get = get_syscalls_per_file },
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time inside the clock (runs.csv)", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time inside the clock (runs.csv)", SUM(sys_ns) },
-	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },
+	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits): a like one, of one stream for a single-stream copy; empty without one", .get = get_pct_of_limit },
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt` or `device-direct`", .get = get_limit_row },
+	{ "pct_of_concurrent_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "a single-stream copy: MiB/s against the concurrent limit row (`concurrent_limit_row`) when several streams are the fastest way to that resource here; empty otherwise (and for concurrent copies, whose pct_of_limit already counts it)", .get = get_pct_of_concurrent },
+	{ "concurrent_limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the row pct_of_concurrent_limit divides by: `memcpy-mt` or `device-read-mt`", .get = get_concurrent_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },

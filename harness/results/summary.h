@@ -40,6 +40,10 @@ struct case_summary {
 	double user_ns, sys_ns;	/* medians */
 	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
 	const char *limit_row;	/* the limit row divided by, or NULL */
+	double pct_of_concurrent; /* a single-stream row: MiB/s vs the fastest
+				 * concurrent limit row when that is the
+				 * fastest of its resource; <0: none */
+	const char *concurrent_row; /* that row, or NULL */
 	struct modes modes;	/* of wall_ns, counted runs: one mode or two */
 	double ci_pct;		/* half the median's interval (st.ci_lo..ci_hi)
 				 * over the median, in %; <0: no interval */

@@ -114,6 +114,9 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 	else if (s->pct_of_limit > 100.5)
 		snprintf(out, n, "  %.0f%% of %s: that row is no ceiling here%s", s->pct_of_limit,
 			 s->limit_row, c->cache == CACHE_COLD ? " (the host may cache the disk)" : "");
+	else if (s->pct_of_concurrent >= 0)
+		snprintf(out, n, "  %.0f%% of %s (concurrent)", s->pct_of_concurrent,
+			 s->concurrent_row);
 }
 
 /* Two modes: said at the row's end, before what row_note says. */
