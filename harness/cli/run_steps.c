@@ -17,6 +17,7 @@
 #include "report.h"
 #include "run.h"
 #include "units.h"
+#include "budget.h"
 #include "fsinfo.h"
 
 #include <errno.h>
@@ -167,6 +168,32 @@ uint64_t run_dir_free(const char *dir)
 	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
 }
 
+/*
+ * --budget, before anything runs: does the minimum fit at the estimated
+ * rates? An asked-for budget that it does not fit is refused (2); --all's
+ * default budget gives way to the minimum, said once.
+ */
+static int check_budget(struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	double need;
+
+	estimate_init(&r->est);
+	if (o->budget_s <= 0 || o->repeat)
+		return 0;
+	need = runner_budget_minimum_s(r);
+	if (need <= o->budget_s)
+		return 0;
+	if (!o->budget_default) {
+		fprintf(stderr, "bench: --budget %g s is too small for the minimum here: %zu cases, each %u measured runs (a median and its 95 %% interval) after its warm-up, need about %.1f s at the estimated rates; give more, or --budget none\n",
+			o->budget_s, r->ncases, BUDGET_MIN_RUNS, need);
+		return 2;
+	}
+	progress_line(&r->progress, "bench: the minimum of every case (%u measured runs) needs about %.0f s here, more than --all's budget of %.0f s: the run takes the minimum",
+		      BUDGET_MIN_RUNS, need, o->budget_s);
+	return 0;
+}
+
 static int check_free_space(const struct runner *r)
 {
 	uint64_t need, biggest, have = run_dir_free(r->o->dir);
@@ -194,7 +221,10 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 		len = snprintf(out, n, "1 counting run (%s warm-up), ", warm ? "a" : "the");
 	if (warm && len >= 0 && (size_t)len < n)
 		len += snprintf(out + len, n - (size_t)len, "%u warm-up, ", warm);
-	if (len >= 0 && (size_t)len < n)
+	if (len >= 0 && (size_t)len < n && !o->repeat && o->budget_s > 0)
+		snprintf(out + len, n - (size_t)len, "%u to %u measured runs as a budget of %.0f s allows (the cases whose place is not settled get more)",
+			 BUDGET_MIN_RUNS, o->max_runs, o->budget_s);
+	else if (len >= 0 && (size_t)len < n)
 		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" :
 			 "8 to %u measured runs (fewer for runs over 2 s; more while the median is unsettled)",
 			 o->repeat ? o->repeat : o->max_runs);
@@ -479,6 +509,8 @@ int run_prepare(struct runner *r)
 		ret = check_foreign_datasets(r);
 	if (!ret)
 		ret = check_free_space(r);
+	if (!ret)
+		ret = check_budget(r);
 	if (ret) {
 		unmake_dirs(o->dir, made);
 		return ret;
