@@ -776,6 +776,8 @@ int runner_run_all(struct runner *r)
 		goto out_free;
 	r->start_ns = runner_now_ns();
 	progress_rounds_begin(&r->progress, rounds);
+	if (budgeted(r))
+		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS);
 	for (unsigned round = 0; round < rounds && !interrupt_signal; round++) {
 		enum round_kind kind = round < counted ? ROUND_COUNT :
 				       round < counted + warm ? ROUND_WARMUP : ROUND_MEASURE;

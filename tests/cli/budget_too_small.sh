@@ -5,6 +5,7 @@
 # dataset, work directory or results folder made. A budget that fits runs,
 # and every case gets at least the minimum. --repeat takes no budget.
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# no results/ here: the default rates
 
 common=(--workload copy --strategy readwrite,sendfile --size 1M --no-limits --syscalls off
 	--dir "$T/d" --out "$T/r" --quiet)
