@@ -470,6 +470,14 @@ static void plan_runs(const struct runner *r, struct case_plan *p)
 		p->min = BUDGET_MIN_RUNS < max ? BUDGET_MIN_RUNS : max;
 }
 
+/* --budget: is its time gone? Then a disturbed run counts as recorded, as
+ * it does once a case's retries are used up: the minimum is not stretched
+ * by reruns past the budget. */
+static bool budget_spent(const struct runner *r)
+{
+	return budgeted(r) && (double)(runner_now_ns() - r->start_ns) / 1e9 > r->o->budget_s;
+}
+
 /* A run of c took ns from start to end, the work around its clock
  * included: the mean the budget plans by. */
 static void note_cost(struct case_plan *p, uint64_t ns)
@@ -562,9 +570,10 @@ static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall
 
 /*
  * One measured run of c. A disturbed one is recorded, marked retried and
- * left out of the statistics while the case's retry budget lasts: the case
- * then wants one more run, which it gets in a later round, in that round's
- * shuffled place like any other run (never right after the disturbed one).
+ * left out of the statistics while the case's retry budget lasts (with
+ * --budget, and while its time does): the case then wants one more run,
+ * which it gets in a later round, in that round's shuffled place like any
+ * other run (never right after the disturbed one).
  */
 static int measure(struct runner *r, struct bench_case *c, struct case_plan *p)
 {
@@ -574,7 +583,8 @@ static int measure(struct runner *r, struct bench_case *c, struct case_plan *p)
 
 	if (err == -EINTR && interrupt_signal)
 		return err;
-	res.retried = !err && res.disturbed && p->retries < RETRIES_PER_RUN * p->max;
+	res.retried = !err && res.disturbed && p->retries < RETRIES_PER_RUN * p->max &&
+		      !budget_spent(r);
 	p->retries += res.retried;
 	if (res.timed && record(c, &res))
 		return -ENOMEM;

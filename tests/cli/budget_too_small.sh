@@ -3,7 +3,10 @@
 # warm-up and 6 measured runs, at the estimated rates) is refused before
 # anything runs: exit 2, one line saying what the minimum needs, and no
 # dataset, work directory or results folder made. A budget that fits runs,
-# and every case gets at least the minimum. --repeat takes no budget.
+# and every case gets at least the minimum. Disturbed runs are rerun only
+# while the budget lasts: with every run disturbed (the test hook), no run
+# that began after the budget was spent is left out, and every case still
+# has exactly the minimum counted. --repeat takes no budget.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1	# no results/ here: the default rates
 
@@ -23,4 +26,14 @@ runs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ printf "%s %s\n", $c["strategy"], ($c["counted_runs"] >= 6 ? "min" : $c["counted_runs"]) }' \
 	"$T/r/summary.csv" 2>/dev/null | sort | tr '\n' ' ')
 expect_eq every_case_minimum "$runs" "readwrite min sendfile min "
+
+# every run disturbed: reruns until 0.5 s, then the disturbed runs count
+COPYBENCH_TEST_DISTURB=100 run "$BENCH" "${common[@]}" --budget 0.5s --out "$T/r2"
+expect_eq disturbed_rc "$RC" 0
+late=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["retried"] == 1 && $c["start_ns"] >= 500000000 { n++ } END { print n + 0 }' "$T/r2/runs.csv")
+expect_eq no_rerun_after_budget "$late" 0
+counted=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "%s %s\n", $c["strategy"], $c["counted_runs"] }' "$T/r2/summary.csv" | sort | tr '\n' ' ')
+expect_eq disturbed_minimum "$counted" "readwrite 6 sendfile 6 "
 finish
