@@ -190,8 +190,8 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	}
 	if (c->spec.files) {
 		fprintf(f, "  %-16s %7s %8.0f %10.1f %*s %3s %19s %5.1f%% %5.1f%% %8s %9s %8s %8s %5s%s\n",
-			c->spec.variant, buf, s->files_per_s, s->mib_per_s, ci_width(ci), ci, tie, range,
-			100.0 * s->st.cv,
+			c->spec.variant, buf, s->files_per_s, s->mib_per_s, ci_width(ci), ci, tie,
+			range, 100.0 * s->st.cv,
 			100.0 * s->st.rcv, ratio, sc, per, runs, noise, note);
 		return;
 	}

@@ -101,7 +101,9 @@ static int by_cost(const void *a, const void *b, void *base)
 
 	if (x != y)
 		return (x > y) - (x < y);
-	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+	x = (double)*(const size_t *)a;
+	y = (double)*(const size_t *)b;
+	return (x > y) - (x < y);
 }
 
 /* The unsettled cases, cheapest first, while they fit left_s. */
