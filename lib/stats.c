@@ -68,8 +68,52 @@ double stats_median_halfwidth(const struct stats *st)
 	return 1.96 * sqrt(M_PI / 2) * 1.4826 * st->mad / sqrt((double)st->n) / st->median;
 }
 
+double stats_binom_half_cdf(size_t n, size_t k)
+{
+	double sum = 0, ln2n = (double)n * log(2.0);
+
+	if (k >= n)
+		return 1;
+	for (size_t j = 0; j <= k; j++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)j + 1) -
+			   lgamma((double)(n - j) + 1) - ln2n);
+	return sum < 1 ? sum : 1;
+}
+
+void stats_median_interval(const double *samples, size_t n, double level,
+			   struct median_interval *out)
+{
+	double *s;
+
+	memset(out, 0, sizeof(*out));
+	out->lo = out->hi = NAN;
+	/* the largest k, from the middle outwards, whose coverage reaches level */
+	for (size_t k = n / 2; k >= 1 && !out->k; k--) {
+		double cov = 1 - 2 * stats_binom_half_cdf(n, k - 1);
+
+		if (cov >= level) {
+			out->k = k;
+			out->coverage = cov;
+		}
+	}
+	if (!out->k)
+		return;
+	s = malloc(n * sizeof(*s));
+	if (!s) {
+		out->k = 0;
+		out->coverage = 0;
+		return;
+	}
+	memcpy(s, samples, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	out->lo = s[out->k - 1];
+	out->hi = s[n - out->k];
+	free(s);
+}
+
 void stats_compute(const double *samples, size_t n, struct stats *out)
 {
+	struct median_interval ci;
 	double sum = 0, sq = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -92,6 +136,10 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	out->median = stats_median(samples, n);
 	out->mad = stats_mad(samples, n, out->median);
 	out->rcv = out->median > 0 ? 1.4826 * out->mad / out->median : 0;
+	stats_median_interval(samples, n, STATS_CI_LEVEL, &ci);
+	out->ci_lo = ci.k ? ci.lo : 0;
+	out->ci_hi = ci.k ? ci.hi : 0;
+	out->ci_coverage = ci.coverage;
 }
 
 bool stats_enough_runs(const double *samples, size_t n, size_t min, size_t max, double target)

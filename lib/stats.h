@@ -12,10 +12,37 @@ struct stats {
 	double median, min, max, mean, stddev, cv;	/* cv = stddev / mean */
 	double mad;		/* median absolute deviation from the median */
 	double rcv;		/* robust CV: 1.4826 mad / median */
+	/* The median's distribution-free interval (stats_median_interval) at
+	 * STATS_CI_LEVEL: its ends and its exact coverage; coverage 0 when n
+	 * runs are too few for any (n < 6 at 95 %). */
+	double ci_lo, ci_hi, ci_coverage;
+};
+
+/* The level of the median's interval in struct stats. */
+#define STATS_CI_LEVEL 0.95
+
+/* The interval [x(k), x(n+1-k)] of the order statistics of n samples: the
+ * largest k whose coverage reaches the level asked. */
+struct median_interval {
+	size_t k;		/* 1-based rank of the lower end; 0: none reaches it */
+	double lo, hi;		/* x(k) and x(n+1-k) */
+	double coverage;	/* 1 - 2 P(Bin(n, 1/2) <= k - 1) */
 };
 
 /* Summarises n samples (not modified). n == 0 gives all zeros. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
+/*
+ * The distribution-free interval of the median from order statistics: the
+ * median lies below x(k) only if at most k - 1 samples are below it, which
+ * happens with probability P(Bin(n, 1/2) <= k - 1) whatever the
+ * distribution (continuous), so [x(k), x(n+1-k)] covers it with probability
+ * 1 - 2 P(Bin(n, 1/2) <= k - 1). Takes the narrowest such interval whose
+ * coverage is at least level (k = 0 and NAN ends when none is).
+ */
+void stats_median_interval(const double *samples, size_t n, double level,
+			   struct median_interval *out);
+/* P(Bin(n, 1/2) <= k). */
+double stats_binom_half_cdf(size_t n, size_t k);
 /* Half the 95 % confidence interval of the median over the median (from
  * the robust spread); INFINITY with fewer than 2 samples. */
 double stats_median_halfwidth(const struct stats *st);

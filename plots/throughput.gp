@@ -1,9 +1,10 @@
 # throughput.gp - median throughput per strategy, fastest first, with
-# min-max whiskers; one panel per workload. Strategies that could not run
+# whiskers at the median's 95 % interval (summary.csv's median_lo_ns and
+# median_hi_ns; min-max in results without them); one panel per workload. Strategies that could not run
 # here appear as empty bars marked "unavailable" (or "failed").
 #
 # Data (plot-throughput.dat), one block per workload, in panel order:
-#   label  median_MiB/s  slowest_MiB/s  fastest_MiB/s  note  colour
+#   label  median_MiB/s  low_MiB/s  high_MiB/s  note  colour
 # (colour: the strategy's, from the palette keyed by strategy name, as an
 # integer 0xRRGGBB: the same in every chart)
 # Variables: datafile, out, fmt, plotsdir, ttl (title), panels (one quoted
@@ -11,7 +12,7 @@
 h = 160 + 440 * nblocks
 load plotsdir.'/common.gp'
 set multiplot layout nblocks,1 title ttl
-set ylabel 'throughput (MiB/s; bar: median, whiskers: min-max)'
+set ylabel 'throughput (MiB/s; bar: median, whiskers: its 95 % interval)'
 set xtics rotate by -30 left
 set yrange [0:*]
 set offsets 0.6, 0.6, 0, 0

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "run.h"
 #include "units.h"
+#include "budget.h"
 #include "fsinfo.h"
 
 #include <errno.h>
@@ -242,6 +243,43 @@ uint64_t run_dir_free(const char *dir)
 	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
 }
 
+/* What a run costs here: the rates of the newest results of this host
+ * under results/ when there are some, else the defaults (estimate.h). */
+static void learn_rates(struct runner *r)
+{
+	char host[256] = "", path[4096];
+
+	estimate_init(&r->est);
+	if (gethostname(host, sizeof(host) - 1) == 0 &&
+	    estimate_latest_results("results", host, path, sizeof(path)))
+		estimate_learn(&r->est, path);
+}
+
+/*
+ * --budget, before anything runs: does the minimum fit at the estimated
+ * rates? An asked-for budget that it does not fit is refused (2); --all's
+ * default budget gives way to the minimum, said once.
+ */
+static int check_budget(struct runner *r)
+{
+	const struct bench_opts *o = r->o;
+	double need;
+
+	if (o->budget_s <= 0 || o->repeat)
+		return 0;
+	need = runner_budget_minimum_s(r);
+	if (need <= o->budget_s)
+		return 0;
+	if (!o->budget_default) {
+		fprintf(stderr, "bench: --budget %g s is too small for the minimum here: %zu cases, each %u measured runs (a median and its 95 %% interval) after its warm-up, need about %.1f s at the estimated rates; give more, or --budget none\n",
+			o->budget_s, r->ncases, BUDGET_MIN_RUNS, need);
+		return 2;
+	}
+	progress_line(&r->progress, "bench: the minimum of every case (%u measured runs) needs about %.0f s here, more than --all's budget of %.0f s: the run takes the minimum",
+		      BUDGET_MIN_RUNS, need, o->budget_s);
+	return 0;
+}
+
 static int check_free_space(const struct runner *r)
 {
 	uint64_t need, biggest, have = run_dir_free(r->o->dir);
@@ -269,7 +307,10 @@ static void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 		len = snprintf(out, n, "1 counting run (%s warm-up), ", warm ? "a" : "the");
 	if (warm && len >= 0 && (size_t)len < n)
 		len += snprintf(out + len, n - (size_t)len, "%u warm-up, ", warm);
-	if (len >= 0 && (size_t)len < n)
+	if (len >= 0 && (size_t)len < n && !o->repeat && o->budget_s > 0)
+		snprintf(out + len, n - (size_t)len, "%u to %u measured runs as a budget of %.0f s allows (the cases whose place is not settled get more)",
+			 BUDGET_MIN_RUNS, o->max_runs, o->budget_s);
+	else if (len >= 0 && (size_t)len < n)
 		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" :
 			 "8 to %u measured runs (fewer for runs over 2 s; more while the median is unsettled)",
 			 o->repeat ? o->repeat : o->max_runs);
@@ -655,6 +696,10 @@ int run_preflight(struct runner *r, char *made, size_t n)
 		ret = check_foreign_datasets(r);
 	if (!ret && !o->fs.n)
 		ret = check_free_space(r);
+	if (!ret) {
+		learn_rates(r);
+		ret = check_budget(r);
+	}
 	if (ret)
 		unmake_dirs(o->dir, made);
 	else
@@ -734,39 +779,68 @@ out_restore:
 }
 
 /*
- * --dry-run's estimate: each case's warm-up and measured runs at an assumed
- * DRY_RATE (verification included), the adaptive count between its least
- * and most (the measured-time budget capping the most), datasets made at
- * DRY_GEN_RATE. A guide, not a promise: the real rate decides.
+ * --dry-run's estimate, from the rates of estimate.h (measured here when an
+ * earlier run left results, else the defaults): each case's unmeasured runs
+ * (the counting run is the first warm-up) and its measured runs, and the
+ * datasets made at DRY_GEN_RATE. With a budget: the minimum, up to the
+ * budget when it is larger; without one: the adaptive count between its
+ * least and most, 10 s of measured time capping the most (RUNS_BUDGET_NS).
  */
-#define DRY_RATE (1024.0 * 1048576.0)
 #define DRY_GEN_RATE (512.0 * 1048576.0)
-#define DRY_RUN_OVERHEAD 0.005
-/* Trees: a run, its cache check, verification and removal, per file. */
-#define DRY_PER_FILE 0.0002
-#define DRY_BUDGET 10.0
+#define DRY_MEASURED_CAP 10.0
+
+static unsigned dry_unmeasured(const struct bench_opts *o)
+{
+	return o->warmup ? o->warmup : o->syscount != SYSCOUNT_OFF;
+}
+
+/* The least and most measured runs case c gets: with a budget, the
+ * minimum, and as many more as the time the minimum leaves would buy it. */
+static void dry_runs(const struct runner *r, double t, double minimum, unsigned *least,
+		     unsigned *most)
+{
+	const struct bench_opts *o = r->o;
+	double extra;
+
+	if (o->repeat) {
+		*least = *most = o->repeat;
+		return;
+	}
+	if (o->budget_s <= 0) {
+		*least = 8 < o->max_runs ? 8 : o->max_runs;
+		*most = t * o->max_runs > DRY_MEASURED_CAP && t > 0 ?
+			(unsigned)(DRY_MEASURED_CAP / t) : o->max_runs;
+		*most = *most < *least ? *least : *most;
+		return;
+	}
+	*least = BUDGET_MIN_RUNS < o->max_runs ? BUDGET_MIN_RUNS : o->max_runs;
+	extra = o->budget_s > minimum && t > 0 ? (o->budget_s - minimum) / t : 0;
+	*most = extra > o->max_runs - *least ? o->max_runs : *least + (unsigned)extra;
+}
 
 static void dry_estimate(const struct runner *r, double *lo, double *hi)
 {
 	const struct bench_opts *o = r->o;
-	unsigned max = o->repeat ? o->repeat : o->max_runs;
-	unsigned min = o->repeat ? o->repeat : (max < 8 ? max : 8);
+	double minimum = o->budget_s > 0 ? runner_budget_minimum_s(r) : 0;
 	uint64_t to_make, biggest;
 
 	space_needed(r, &to_make, &biggest);
 	*lo = *hi = (double)to_make / DRY_GEN_RATE;
+	if (o->budget_s > 0 && !o->repeat) {
+		*lo += minimum;
+		*hi += minimum > o->budget_s ? minimum : o->budget_s;
+		return;
+	}
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
-		double t = (double)c->spec.size / DRY_RATE + DRY_RUN_OVERHEAD +
-			   (double)c->spec.files * DRY_PER_FILE;
-		double most = max * t;
+		double t = estimate_run_s(&r->est, c);
+		unsigned least, most;
 
 		if (c->state == CASE_UNAVAILABLE)
 			continue;
-		if (!o->repeat && most > DRY_BUDGET)
-			most = min * t > DRY_BUDGET ? min * t : DRY_BUDGET;
-		*lo += (o->warmup + min) * t;
-		*hi += o->warmup * t + most;
+		dry_runs(r, t, 0, &least, &most);
+		*lo += (dry_unmeasured(o) + least) * t;
+		*hi += (dry_unmeasured(o) + most) * t;
 	}
 }
 
@@ -775,31 +849,63 @@ static void dry_duration(double s, char *out, size_t n)
 	if (s < 90)
 		snprintf(out, n, "%.0f s", s < 1 ? 1 : s);
 	else if (s < 5400)
-		snprintf(out, n, "%.0f min", s / 60);
+		snprintf(out, n, "%.1f min", s / 60);
 	else
 		snprintf(out, n, "%.1f h", s / 3600);
 }
 
 static void dry_print_cases(const struct runner *r)
 {
-	printf("%-10s %-20s %8s %8s %6s %-5s %s\n", "workload", "strategy", "size", "buffer",
-	       "batch", "cache", "state");
+	double minimum = r->o->budget_s > 0 ? runner_budget_minimum_s(r) : 0;
+
+	printf("%-10s %-20s %8s %8s %6s %-5s %7s %7s %s\n", "workload", "strategy", "size", "buffer",
+	       "batch", "cache", "s/run", "runs", "state");
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
-		char size[32], buf[32] = "-", batch[16] = "-";
+		char size[32], buf[32] = "-", batch[16] = "-", runs[24] = "-", cost[16] = "-";
+		double t = estimate_run_s(&r->est, c);
+		unsigned least, most;
 
 		format_size(c->spec.size, size, sizeof(size));
 		if (c->spec.buffer)
 			format_size(c->spec.buffer, buf, sizeof(buf));
 		if (c->spec.channel)
 			snprintf(batch, sizeof(batch), "%u", c->spec.batch_lines);
-		printf("%-10s %-20s %8s %8s %6s %-5s %s%s%s\n", c->spec.wl->name, c->spec.variant, size, buf,
-		       batch, cache_mode_name(c->cache),
+		if (c->state != CASE_UNAVAILABLE) {
+			dry_runs(r, t, minimum, &least, &most);
+			snprintf(runs, sizeof(runs), least == most ? "%u" : "%u-%u", least, most);
+			snprintf(cost, sizeof(cost), "%.2f", t);
+		}
+		printf("%-10s %-20s %8s %8s %6s %-5s %7s %7s %s%s%s\n", c->spec.wl->name, c->spec.variant,
+		       size, buf, batch, cache_mode_name(c->cache), cost, runs,
 		       c->state == CASE_UNAVAILABLE ? "unavailable: " : "will run",
 		       c->state == CASE_UNAVAILABLE ? c->why : "",
 		       c->state != CASE_UNAVAILABLE && c->spec.command ?
 		       " (a command: its form for the source, a file's or a tree's, is chosen when it runs)" : "");
 	}
+}
+
+/* The rates the estimate is made of, and where they come from. */
+static void dry_print_rates(const struct runner *r)
+{
+	const struct estimate *e = &r->est;
+
+	printf("rates (a run's whole cost, its work around the clock included):");
+	for (size_t i = 0; i < e->nrates; i++) {
+		const struct estimate_rate *x = &e->rates[i];
+
+		if (x->files_per_s > 0)
+			printf(" %s %.0f files/s%s", x->workload, x->files_per_s,
+			       x->runs ? "" : " (default)");
+		else
+			printf(" %s %.0f MiB/s%s", x->workload, x->mib_per_s,
+			       x->runs ? "" : " (default)");
+		putchar(i + 1 < e->nrates ? ',' : '\n');
+	}
+	if (e->from[0])
+		printf("  measured from the runs of %s\n", e->from);
+	else
+		printf("  the defaults: no earlier results of this host under results/ (docs/budget.md)\n");
 }
 
 static void dry_print_needs(const struct runner *r)
@@ -844,12 +950,15 @@ static void dry_print_needs(const struct runner *r)
 	}
 	dry_duration(lo, lo_s, sizeof(lo_s));
 	dry_duration(hi, hi_s, sizeof(hi_s));
-	if (!strcmp(lo_s, hi_s))	/* no range at this rounding: not "1 s to 1 s" */
-		printf("estimated duration: about %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
-		       lo_s);
+	dry_print_rates(r);
+	if (r->o->budget_s > 0 && !r->o->repeat && !strcmp(lo_s, hi_s))
+		printf("estimated duration: about %s: the minimum of every case, more than the budget of %.0f s\n",
+		       lo_s, r->o->budget_s);
+	else if (!strcmp(lo_s, hi_s))
+		printf("estimated duration: about %s\n", lo_s);
 	else
-		printf("estimated duration: %s to %s (assuming about 1 GiB/s per copy; the machine's rate decides)\n",
-		       lo_s, hi_s);
+		printf("estimated duration: %s to %s%s\n", lo_s, hi_s,
+		       r->o->budget_s > 0 && !r->o->repeat ? " (the minimum of every case, then the budget)" : "");
 }
 
 /* --dry-run: parse and plan, print the cases and what the run needs; run

@@ -79,7 +79,12 @@ const struct cli_option cli_options[] = {
 	/* -------------------------------------------------------------- how -- */
 	{ OPTION(OPT_REPEAT, "repeat", 0, ARG_COUNT, "N", "adaptive, below",
 	  "exactly N measured runs per case", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },
-	{ OPTION(OPT_MAX_RUNS, "max-runs", 0, ARG_COUNT, "N", "10",
+	{ OPTION(OPT_BUDGET, "budget", 0, ARG_STRING, "DURATION", "2m with --all, else none",
+	  "time for the rounds (90s, 2m, 1h): every case gets 6 measured runs\n"
+	  "(a median and its 95 % interval), then runs go to the cases whose\n"
+	  "place is not settled, cheapest first, until the time is spent; none:\n"
+	  "the counts of --max-runs", RUN), .group = GROUP_HOW },
+	{ OPTION(OPT_MAX_RUNS, "max-runs", 0, ARG_COUNT, "N", "10 (30 with --budget)",
 	  "adaptive: at least 8 measured runs (7 when a run takes > 2 s), then\n"
 	  "more until the median is known within +-2 % (95 % confidence), 10 s\n"
 	  "of runs were spent, or N runs", RUN), .group = GROUP_HOW, .min = 1, .max = 100000 },

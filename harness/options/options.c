@@ -6,6 +6,7 @@
 #include "paths.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void options_defaults(struct bench_opts *o)
@@ -15,7 +16,6 @@ static void options_defaults(struct bench_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->part_size = 10u << 20;
 	o->warmup = 1;
-	o->max_runs = 10;
 	o->cache_warm = true;
 	o->seed = 1;
 	o->files = 2000;
@@ -55,6 +55,32 @@ static const char **string_of(struct bench_opts *o, enum cli_id id)
 	case OPT_EXPORT_MARKDOWN: return &o->export_markdown;
 	default: return NULL;
 	}
+}
+
+/* --budget DURATION: a number of seconds, minutes (m, min) or hours (h), or
+ * none; budget_given marks it asked for either way. */
+static int parse_budget(struct cli_parser *p, const struct cli_option *opt, const char *s,
+			struct bench_opts *o)
+{
+	char *end;
+	double d;
+
+	o->budget_given = true;
+	if (!strcmp(s, "none")) {
+		o->budget_s = 0;
+		return 0;
+	}
+	d = strtod(s, &end);
+	if (end == s || !(d > 0) || d > 1e7)
+		return cli_bad_value(p, opt, s, "not a duration (90s, 2m, 1h) or none");
+	if (!strcmp(end, "m") || !strcmp(end, "min"))
+		d *= 60;
+	else if (!strcmp(end, "h"))
+		d *= 3600;
+	else if (*end && strcmp(end, "s"))
+		return cli_bad_value(p, opt, s, "not a duration (90s, 2m, 1h) or none");
+	o->budget_s = d;
+	return 0;
 }
 
 /* One --command: a default's name or NAME=TEMPLATE, each name once. */
@@ -116,6 +142,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 	case OPT_COMPLETION: o->completion = true; break;
 	case OPT_COMMAND: return add_command(p, opt, v->str);
 	case OPT_COMMAND_TIMEOUT: o->command_timeout = v->d; break;
+	case OPT_BUDGET: return parse_budget(p, opt, v->str, o);
 	default: break;
 	}
 	return 0;
@@ -125,8 +152,21 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 {
 	struct cli_parser p = { .cmd = CMD_RUN, .apply = run_apply, .ctx = o };
 
+	int ret;
+
 	options_defaults(o);
 	o->argc = argc;
 	o->argv = argv;
-	return cli_parse(&p, argc, argv);
+	ret = cli_parse(&p, argc, argv);
+	if (ret)
+		return ret;
+	if (o->repeat && o->budget_s > 0)
+		return cli_usage_error(&p, "--repeat keeps fixed counts: it takes no --budget (or --budget none)");
+	if (o->all && !o->repeat && !o->budget_given) {
+		o->budget_s = OPTIONS_DEFAULT_BUDGET_S;
+		o->budget_default = true;
+	}
+	if (!o->max_runs)
+		o->max_runs = o->budget_s > 0 ? OPTIONS_BUDGET_MAX_RUNS : OPTIONS_MAX_RUNS;
+	return 0;
 }

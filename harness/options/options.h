@@ -16,6 +16,13 @@
 
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
+/* The run counts without --budget: at most this many measured runs. */
+#define OPTIONS_MAX_RUNS 10u
+/* --all's budget when none is given: see docs/budget.md. */
+#define OPTIONS_DEFAULT_BUDGET_S 120.0
+/* With a budget: at most this many measured runs of a case. */
+#define OPTIONS_BUDGET_MAX_RUNS 30u
+
 struct bench_opts {
 	bool given[OPT_ID_COUNT];	/* named on the command line */
 	bool all;
@@ -28,7 +35,12 @@ struct bench_opts {
 	struct u64_list batch_lines;	/* empty: the seed matrix */
 	uint64_t part_size;
 	unsigned repeat;		/* 0: adaptive (see runner.c) */
-	unsigned max_runs;		/* adaptive: at most this many */
+	unsigned max_runs;		/* adaptive: at most this many; 0: the
+					 * mode's (OPTIONS_MAX_RUNS, or the
+					 * budget's BUDGET_MAX_RUNS) */
+	double budget_s;		/* --budget: seconds for the rounds; 0: none */
+	bool budget_default;		/* budget_s is --all's default, not asked */
+	bool budget_given;		/* --budget was on the command line */
 	unsigned warmup;
 	bool cache_warm, cache_cold;
 	bool drop_caches;

@@ -119,18 +119,23 @@ static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot
 
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
+		bool ci = v[k]->ci_lo_ns > 0 && v[k]->ci_hi_ns > 0;
+		double slow = ci ? v[k]->ci_hi_ns : v[k]->max_ns;
+		double fast = ci ? v[k]->ci_lo_ns : v[k]->min_ns;
+
 		plot_row_label(v[k], label, sizeof(label));
 		fprintf(f, "\"%s\" %.3f %.3f %.3f \"\" %ld\n", label,
 			plot_mbs(v[k]->size, v[k]->median_ns),
-			plot_mbs(v[k]->size, v[k]->max_ns ? v[k]->max_ns : v[k]->median_ns),
-			plot_mbs(v[k]->size, v[k]->min_ns ? v[k]->min_ns : v[k]->median_ns),
+			plot_mbs(v[k]->size, slow ? slow : v[k]->median_ns),
+			plot_mbs(v[k]->size, fast ? fast : v[k]->median_ns),
 			plot_colour_int(v[k]->strategy));
 	}
 	chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
 }
 
-/* 1. Median MB/s per strategy with min-max whiskers, one panel per workload. */
+/* 1. Median MB/s per strategy with whiskers at its 95 % interval (min-max
+ * in results without one), one panel per workload. */
 static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 {
 	char panels[4096] = "", text[256];

@@ -119,6 +119,8 @@ static const struct plot_field {
 	{ "min_ns", offsetof(struct plot_row, min_ns), true },
 	{ "max_ns", offsetof(struct plot_row, max_ns), true },
 	{ "status", offsetof(struct plot_row, status), true },
+	{ "median_lo_ns", offsetof(struct plot_row, ci_lo_ns), false },
+	{ "median_hi_ns", offsetof(struct plot_row, ci_hi_ns), false },
 	{ "syscalls_per_mib", offsetof(struct plot_row, spm), false },
 	{ "user_ns", offsetof(struct plot_row, user_ns), false },
 	{ "sys_ns", offsetof(struct plot_row, sys_ns), false },

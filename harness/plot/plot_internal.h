@@ -47,6 +47,8 @@ struct plot_row {
 	uint64_t size;
 	uint64_t buffer;
 	double median_ns, min_ns, max_ns;
+	double ci_lo_ns, ci_hi_ns;	/* the median's 95 % interval; 0: none (too few
+				 * runs, or older results) */
 	double spm;		/* syscalls per MiB, 0 when not counted */
 	double user_ns, sys_ns;
 	uint64_t files;		/* trees: files; 0 elsewhere or in older results */

@@ -93,6 +93,55 @@ static void get_ratio(const struct col_row *x, struct col_value *v)
 	v->d = x->sum->ratio;
 }
 
+/* The median's interval: empty when the runs are too few for one. */
+static void get_ci_lo(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ci_pct < 0;
+	v->d = x->sum->st.ci_lo;
+}
+
+static void get_ci_hi(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ci_pct < 0;
+	v->d = x->sum->st.ci_hi;
+}
+
+static void get_ci_pct(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ci_pct < 0;
+	v->d = x->sum->ci_pct;
+}
+
+static void get_ci_coverage(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ci_pct < 0;
+	v->d = x->sum->st.ci_coverage;
+}
+
+static void get_rank(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->rank;
+	col_set_uint(v, x->sum->rank);
+}
+
+static void get_tied(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->rank;
+	col_set_uint(v, x->sum->tied);
+}
+
+static void get_pct_of_concurrent(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->pct_of_concurrent < 0;
+	v->d = x->sum->pct_of_concurrent;
+}
+
+static void get_concurrent_row(const struct col_row *x, struct col_value *v)
+{
+	v->empty = !x->sum->concurrent_row;
+	v->s = x->sum->concurrent_row;
+}
+
 static void get_class(const struct col_row *x, struct col_value *v)
 {
 	v->s = case_class_name(x->sum->cls);
@@ -216,6 +265,10 @@ static const struct column summary_cols[] = {
 	{ "counted_runs", COL_U64, 0, false, ROLE_MEASURE, "", "runs the statistics are of: verified and not retried", SUM(counted) },
 	{ "outlier_runs", COL_U64, 0, false, ROLE_MEASURE, "", "counted runs marked as outliers (see runs.csv)", SUM(outliers) },
 	{ "median_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median wall time", SUM(st.median) },
+	{ "median_lo_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "lower end of the median's 95 % interval: the distribution-free one from order statistics, [x(k), x(n+1-k)] of the n counted runs sorted, with the largest k whose binomial coverage 1 - 2 P(Bin(n, 1/2) <= k - 1) is at least 95 % (n = 8: the fastest and slowest run; n = 10: the 2nd and 9th; n = 20: the 6th and 15th); empty under 6 runs, where none reaches 95 %", .get = get_ci_lo },
+	{ "median_hi_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "upper end of the median's 95 % interval (see median_lo_ns)", .get = get_ci_hi },
+	{ "median_ci_pct", COL_DBL, 2, true, ROLE_MEASURE, "%", "half the width of the median's 95 % interval over the median: the table's `± x %`", .get = get_ci_pct },
+	{ "median_ci_coverage", COL_DBL, 4, true, ROLE_MEASURE, "", "the interval's exact coverage, at least 0.95 (0.9922 at n = 8, 0.9785 at n = 10)", .get = get_ci_coverage },
 	{ "min_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "fastest wall time", SUM(st.min) },
 	{ "max_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "slowest wall time", SUM(st.max) },
 	{ "mean_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "mean wall time", SUM(st.mean) },
@@ -224,6 +277,8 @@ static const struct column summary_cols[] = {
 	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
 	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the page-cache copies too, which it never paces", .get = get_ratio },
+	{ "rank", COL_U64, 0, true, ROLE_MEASURE, "", "place by median among the rows ranked together (the page-cache copies of a group, or its limit rows), 1 = fastest; empty for rows not ranked", .get = get_rank },
+	{ "tied", COL_U64, 0, true, ROLE_MEASURE, "", "1 when the row's median interval overlaps the interval of the row ranked just above or below it (or either has none): their order is not settled; the table marks it `=`; empty for rows not ranked", .get = get_tied },
 	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`, `command` (a `--command`: a whole process, its start-up inside the clock)", .get = get_class },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "syscalls_per_mib", COL_DBL, 3, true, ROLE_MEASURE, "1/MiB", "syscalls per MiB of source", .get = get_syscalls_per_mib },
@@ -231,8 +286,10 @@ static const struct column summary_cols[] = {
 	{ "syscalls_per_file", COL_DBL, 3, true, ROLE_MEASURE, "", "tree: syscalls of the counting run / files; empty for the other workloads", .get = get_syscalls_per_file },
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time inside the clock (runs.csv)", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time inside the clock (runs.csv)", SUM(sys_ns) },
-	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits); empty without one", .get = get_pct_of_limit },
+	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits): a like one, of one stream for a single-stream copy; empty without one", .get = get_pct_of_limit },
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt` or `device-direct`", .get = get_limit_row },
+	{ "pct_of_concurrent_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "a single-stream copy: MiB/s against the concurrent limit row (`concurrent_limit_row`) when several streams are the fastest way to that resource here; empty otherwise (and for concurrent copies, whose pct_of_limit already counts it)", .get = get_pct_of_concurrent },
+	{ "concurrent_limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the row pct_of_concurrent_limit divides by: `memcpy-mt` or `device-read-mt`", .get = get_concurrent_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
 	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },

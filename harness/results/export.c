@@ -17,8 +17,8 @@
 /* The summary columns of the Markdown table, by name from the column table.
  * Identifying columns are shown only when they differ between rows. */
 static const char *const md_measures[] = {
-	"mb_per_s", "cv", "ratio_to_fastest", "syscalls", "pct_of_limit",
-	"verified_runs", "status",
+	"mb_per_s", "median_ci_pct", "cv", "rank", "tied", "ratio_to_fastest", "syscalls",
+	"pct_of_limit", "verified_runs", "status",
 };
 
 /* The headings of the table for the columns it shows (the others: their
@@ -26,7 +26,8 @@ static const char *const md_measures[] = {
 static const struct {
 	const char *name, *heading;
 } md_headings[] = {
-	{ "mb_per_s", "MiB/s" }, { "cv", "CV" }, { "ratio_to_fastest", "xfastest" },
+	{ "mb_per_s", "MiB/s" }, { "median_ci_pct", "±95%" }, { "cv", "CV" },
+	{ "tied", "tie" }, { "ratio_to_fastest", "xfastest" },
 	{ "pct_of_limit", "%limit" }, { "verified_runs", "verified" },
 };
 

@@ -5,11 +5,15 @@
  * and filesystem (bench --fs: rows of different filesystems are never
  * ranked together); within a group the fastest page-cache copy sets the pace (1.00x),
  * while rows that do other work (device I/O, clones) are shown but never
- * ranked against it. Each row is divided by the limit row that bounds it:
- * warm single-CPU copies by `memcpy`, warm multi-CPU copies by `memcpy-mt`,
- * cold copies by the fastest device read of the same dataset and size (one
- * stream with readahead, as many streams as the most concurrent strategy
- * keeps requests in flight, or O_DIRECT).
+ * ranked against it. Each row is divided by the limit row that bounds it,
+ * a like one: a single-stream copy by single-stream rows only (warm:
+ * `memcpy` or `memcpy-movsb`; cold: the faster device read of one stream,
+ * with readahead or O_DIRECT, of the same dataset and size), a concurrent
+ * copy (threads, a queue depth, several CPUs) by the concurrent rows too
+ * (`memcpy-mt`; `device-read-mt`, whose streams follow --threads and
+ * --queue-depth). A single-stream copy's share of the concurrent bound is
+ * kept apart (pct_of_concurrent_limit), so that an option of another
+ * strategy never moves its %limit.
  */
 #include "summary.h"
 #include "channel.h"
@@ -98,6 +102,24 @@ static enum limit_kind bound_of(const struct bench_case *c)
 	return LIMIT_MEMCPY;
 }
 
+/* Does c keep more than one stream of work going (threads, a queue depth,
+ * several CPUs)? */
+static bool case_concurrent(const struct bench_case *c)
+{
+	unsigned sflags = c->spec.strategy ? c->spec.strategy->flags : 0;
+
+	return (sflags & (STRATEGY_MULTI_CPU | STRATEGY_THREADS | STRATEGY_QUEUE_DEPTH)) ||
+	       (c->spec.wl->flags & WORKLOAD_MULTI_CPU);
+}
+
+/* Is limit row l one of several streams (memcpy-mt, device-read-mt)? */
+static bool limit_row_concurrent(const struct bench_case *l)
+{
+	const struct workload_variant *v = workload_variant_find(l->spec.wl, l->spec.variant);
+
+	return v && (v->flags & (VARIANT_CONCURRENT | VARIANT_MULTI_CPU));
+}
+
 /* Can a limit row of kind `row` bound a case that wants `want`? Several
  * rows measure one bound in different ways (the device with and without
  * readahead, with one request in flight or several; one CPU with memcpy
@@ -109,15 +131,22 @@ static bool limit_fits(enum limit_kind row, enum limit_kind want)
 	       (want == LIMIT_MEMCPY_MT && row == LIMIT_MEMCPY);
 }
 
+/* The kind of bound the concurrent rows of want's resource measure. */
+static enum limit_kind concurrent_bound(enum limit_kind want)
+{
+	return want == LIMIT_MEMCPY ? LIMIT_MEMCPY_MT : want;
+}
+
 static bool reads_source(enum limit_kind kind)
 {
 	return kind == LIMIT_DEVICE || kind == LIMIT_DEVICE_DIRECT;
 }
 
 /* The fastest limit row that fits `kind` for c, on its filesystem (device
- * rows: the same dataset too); -1 when there is none. */
+ * rows: the same dataset too), of one stream unless `concurrent`; -1 when
+ * there is none. */
 static ssize_t find_limit(const struct runner *r, const struct case_summary *sums,
-			  const struct bench_case *c, enum limit_kind kind)
+			  const struct bench_case *c, enum limit_kind kind, bool concurrent)
 {
 	ssize_t best = -1;
 
@@ -127,7 +156,7 @@ static ssize_t find_limit(const struct runner *r, const struct case_summary *sum
 		if (!limit_fits(limit_row_kind(l), kind) || l->spec.size != c->spec.size ||
 		    l->env != c->env ||
 		    (reads_source(kind) && l->spec.ds->kind != c->spec.ds->kind) ||
-		    sums[i].mib_per_s <= 0)
+		    sums[i].mib_per_s <= 0 || (!concurrent && limit_row_concurrent(l)))
 			continue;
 		if (best < 0 || sums[i].mib_per_s > sums[best].mib_per_s)
 			best = (ssize_t)i;
@@ -184,6 +213,8 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 		s->outliers = mark_outliers(c, &s->st);
 		modes_detect(w, n, &s->modes);
 	}
+	s->ci_pct = s->st.ci_coverage > 0 && s->st.median > 0 ?
+		    50.0 * (s->st.ci_hi - s->st.ci_lo) / s->st.median : -1;
 	if (s->st.median > 0) {
 		s->mib_per_s = (double)c->spec.size / MIB / (s->st.median / 1e9);
 		s->files_per_s = (double)c->spec.files / (s->st.median / 1e9);
@@ -215,7 +246,7 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 	ssize_t lim;
 	double pace;
 
-	s->pct_of_limit = -1;
+	s->pct_of_limit = s->pct_of_concurrent = -1;
 	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT || s->cls == CLASS_COMMAND) {
 		/* a command is set beside the page-cache copies, never their pace */
 		pace = group_pace(r, sums, i, s->cls == CLASS_COMMAND ? CLASS_PAGE_CACHE : s->cls);
@@ -225,11 +256,66 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 		return;
 	if (bound_of(c) == LIMIT_NONE)
 		return;
-	lim = find_limit(r, sums, c, bound_of(c));
-	if (lim < 0)
+	lim = find_limit(r, sums, c, bound_of(c), case_concurrent(c));
+	if (lim >= 0) {
+		s->pct_of_limit = 100.0 * s->mib_per_s / sums[lim].mib_per_s;
+		s->limit_row = r->cases[lim].spec.variant;
+	}
+	if (case_concurrent(c))
 		return;
-	s->pct_of_limit = 100.0 * s->mib_per_s / sums[lim].mib_per_s;
-	s->limit_row = r->cases[lim].spec.variant;
+	/* the concurrent bound, apart: what several streams reach here */
+	lim = find_limit(r, sums, c, concurrent_bound(bound_of(c)), true);
+	if (lim >= 0 && limit_row_concurrent(&r->cases[lim])) {
+		s->pct_of_concurrent = 100.0 * s->mib_per_s / sums[lim].mib_per_s;
+		s->concurrent_row = r->cases[lim].spec.variant;
+	}
+}
+
+/* Rows that take a place: the ranked classes, run and measured. */
+static bool takes_place(const struct runner *r, const struct case_summary *sums, size_t i)
+{
+	return (sums[i].cls == CLASS_PAGE_CACHE || sums[i].cls == CLASS_LIMIT) &&
+	       r->cases[i].state == CASE_OK && sums[i].st.median > 0;
+}
+
+static bool same_ranking(const struct runner *r, const struct case_summary *sums, size_t i,
+			 size_t j)
+{
+	return takes_place(r, sums, j) && sums[j].cls == sums[i].cls &&
+	       case_same_group(&r->cases[i], &r->cases[j]);
+}
+
+/* Do the medians' intervals of rows i and j overlap (or is one unknown)? */
+static bool intervals_overlap(const struct case_summary *a, const struct case_summary *b)
+{
+	if (a->ci_pct < 0 || b->ci_pct < 0)
+		return true;
+	return a->st.ci_lo <= b->st.ci_hi && b->st.ci_lo <= a->st.ci_hi;
+}
+
+/* The place of row i in its ranking (ties of the median broken by order)
+ * and whether its interval overlaps its neighbours'. */
+static void rank_row(const struct runner *r, struct case_summary *sums, size_t i)
+{
+	ssize_t above = -1, below = -1;
+	double m = sums[i].st.median;
+
+	sums[i].rank = 1;
+	for (size_t j = 0; j < r->ncases; j++) {
+		double mj = sums[j].st.median;
+		bool before = mj < m || (mj == m && j < i);
+
+		if (j == i || !same_ranking(r, sums, i, j))
+			continue;
+		sums[i].rank += before;
+		if (before && (above < 0 || mj > sums[above].st.median ||
+			       (mj == sums[above].st.median && j > (size_t)above)))
+			above = (ssize_t)j;
+		if (!before && (below < 0 || mj < sums[below].st.median))
+			below = (ssize_t)j;
+	}
+	sums[i].tied = (above >= 0 && intervals_overlap(&sums[i], &sums[above])) ||
+		       (below >= 0 && intervals_overlap(&sums[i], &sums[below]));
 }
 
 void report_summarize(struct runner *r, struct case_summary *sums)
@@ -238,4 +324,7 @@ void report_summarize(struct runner *r, struct case_summary *sums)
 		summarize_runs(&r->cases[i], &sums[i]);
 	for (size_t i = 0; i < r->ncases; i++)
 		rank_and_bound(r, sums, i);
+	for (size_t i = 0; i < r->ncases; i++)
+		if (takes_place(r, sums, i))
+			rank_row(r, sums, i);
 }

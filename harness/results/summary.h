@@ -40,7 +40,18 @@ struct case_summary {
 	double user_ns, sys_ns;	/* medians */
 	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
 	const char *limit_row;	/* the limit row divided by, or NULL */
+	double pct_of_concurrent; /* a single-stream row: MiB/s vs the fastest
+				 * concurrent limit row when that is the
+				 * fastest of its resource; <0: none */
+	const char *concurrent_row; /* that row, or NULL */
 	struct modes modes;	/* of wall_ns, counted runs: one mode or two */
+	double ci_pct;		/* half the median's interval (st.ci_lo..ci_hi)
+				 * over the median, in %; <0: no interval */
+	unsigned rank;		/* 1 = fastest of its group and class among the
+				 * ranked rows (page-cache, limit); 0: not ranked */
+	bool tied;		/* ranked, and its interval overlaps the one
+				 * ranked just above or below (or either has
+				 * none): the two places are not settled */
 };
 
 /* Fills sums[i] for r->cases[i], and marks the runs that are outliers. */

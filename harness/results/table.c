@@ -93,13 +93,13 @@ static void print_group_header(FILE *f, const struct bench_case *c, bool capped)
 		fprintf(f, " · per-line cases on %s whatever --size: their MiB/s does not depend on size",
 			size);
 	if (tree)
-		fprintf(f, "\n  %-16s %7s %8s %10s %19s %6s %6s %8s %9s %8s %8s %s\n",
-			"strategy", "buffer", "files/s", "MiB/s", "min-max MiB/s", "CV", "rCV",
-			"xfastest", "syscalls", "per file", "verified", "noise");
+		fprintf(f, "\n  %-16s %7s %8s %10s %8s %3s %19s %6s %6s %8s %9s %8s %8s %s\n",
+			"strategy", "buffer", "files/s", "MiB/s", "±95%", "tie", "min-max MiB/s", "CV",
+			"rCV", "xfastest", "syscalls", "per file", "verified", "noise");
 	else
-		fprintf(f, "\n  %-16s %7s %6s %10s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
-			"strategy", "buffer", "batch", "MiB/s", "min-max MiB/s", "CV", "rCV", "xfastest",
-			"syscalls", "per MiB", "%limit", "verified", "noise");
+		fprintf(f, "\n  %-16s %7s %6s %10s %8s %3s %19s %6s %6s %8s %9s %8s %7s %8s %s\n",
+			"strategy", "buffer", "batch", "MiB/s", "±95%", "tie", "min-max MiB/s", "CV",
+			"rCV", "xfastest", "syscalls", "per MiB", "%limit", "verified", "noise");
 }
 
 /* Counted runs whose output crossed the dirty-background threshold. */
@@ -137,6 +137,9 @@ static void row_note(const struct bench_case *c, const struct case_summary *s,
 	else if (s->pct_of_limit > 100.5)
 		snprintf(out, n, "  %.0f%% of %s: that row is no ceiling here%s", s->pct_of_limit,
 			 s->limit_row, c->cache == CACHE_COLD ? " (the host may cache the disk)" : "");
+	else if (s->pct_of_concurrent >= 0)
+		snprintf(out, n, "  %.0f%% of %s (concurrent)", s->pct_of_concurrent,
+			 s->concurrent_row);
 }
 
 /* Two modes: said at the row's end, before what row_note says. */
@@ -153,8 +156,24 @@ static void mark_modes(const struct case_summary *s, char *note, size_t n)
 	snprintf(note, n, "  2 modes (below)%s%.200s", *r ? "; " : "", r);
 }
 
+/* The field width that right-aligns ci in 7 columns: "±" is two bytes. */
+static int ci_width(const char *ci)
+{
+	return strncmp(ci, "±", strlen("±")) ? 7 : 8;
+}
+
+/* "±2.1%" and the tie mark "=" ("-" for a row not ranked). */
+static void format_interval(const struct case_summary *s, char *ci, size_t nci, char *tie,
+			    size_t ntie)
+{
+	snprintf(ci, nci, s->ci_pct < 0 ? "-" : s->ci_pct < 9.95 ? "±%.1f%%" : "±%.0f%%",
+		 s->ci_pct);
+	snprintf(tie, ntie, "%s", !s->rank ? "-" : s->tied ? "=" : "");
+}
+
 static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
 {
+	char ci[16], tie[4];
 	char buf[32] = "-", sc[32] = "n/a", per[32] = "n/a", lim[16] = "-", batch[16] = "-";
 	double lo = s->st.max > 0 ? (double)c->spec.size / MIB / (s->st.max / 1e9) : 0;
 	double hi = s->st.min > 0 ? (double)c->spec.size / MIB / (s->st.min / 1e9) : 0;
@@ -180,6 +199,7 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		snprintf(lim, sizeof(lim), "%.0f%%", s->pct_of_limit);
 	if (s->ratio > 0)
 		snprintf(ratio, sizeof(ratio), "%.2fx", s->ratio);
+	format_interval(s, ci, sizeof(ci), tie, sizeof(tie));
 	row_note(c, s, note, sizeof(note));
 	mark_modes(s, note, sizeof(note));
 	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
@@ -200,13 +220,15 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 		return;
 	}
 	if (c->spec.files) {
-		fprintf(f, "  %-16s %7s %8.0f %10.1f %19s %5.1f%% %5.1f%% %8s %9s %8s %8s %5s%s\n",
-			c->spec.variant, buf, s->files_per_s, s->mib_per_s, range, 100.0 * s->st.cv,
+		fprintf(f, "  %-16s %7s %8.0f %10.1f %*s %3s %19s %5.1f%% %5.1f%% %8s %9s %8s %8s %5s%s\n",
+			c->spec.variant, buf, s->files_per_s, s->mib_per_s, ci_width(ci), ci, tie,
+			range, 100.0 * s->st.cv,
 			100.0 * s->st.rcv, ratio, sc, per, runs, noise, note);
 		return;
 	}
-	fprintf(f, "  %-16s %7s %6s %10.0f %19s %5.1f%% %5.1f%% %8s %9s %8s %7s %8s %5s%s\n",
-		c->spec.variant, buf, batch, s->mib_per_s, range, 100.0 * s->st.cv,
+	fprintf(f, "  %-16s %7s %6s %10.0f %*s %3s %19s %5.1f%% %5.1f%% %8s %9s %8s %7s %8s %5s%s\n",
+		c->spec.variant, buf, batch, s->mib_per_s, ci_width(ci), ci, tie, range,
+		100.0 * s->st.cv,
 		100.0 * s->st.rcv, ratio, sc, per, lim, runs, noise, note);
 }
 
@@ -401,7 +423,8 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 			    case_same_cell(&r->cases[i], &r->cases[g]))
 				print_group(f, r, sums, g, rows, done);
 	}
-	fprintf(f, "\nrCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
+	fprintf(f, "\n±95%%: half the median's 95 %% interval (order statistics, distribution-free) over the median; tie =: it overlaps the interval of the row ranked just above or below: their order is not settled.\n");
+	fprintf(f, "rCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
 	print_modes(f, r, sums);
 	print_unavailable(f, r);
 out_free:

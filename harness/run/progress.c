@@ -54,12 +54,38 @@ void progress_rounds_begin(struct progress *p, unsigned rounds)
 	p->t0_ns = p->round_t0_ns = mono_ns();
 }
 
+void progress_budget(struct progress *p, double budget_s, unsigned min_rounds)
+{
+	p->budget_s = budget_s;
+	p->min_rounds = min_rounds;
+}
+
 /* Seconds since the rounds began, and the estimate of those left: the
- * average round so far times the rounds to go (-1: no estimate yet). */
+ * average round so far times the rounds to go (-1: no estimate yet); with
+ * a budget, the budget left, or the minimum's rounds left if longer. */
 static void times(const struct progress *p, unsigned rounds_done, double *elapsed, double *left)
 {
+	double avg;
+
 	*elapsed = (double)(mono_ns() - p->t0_ns) / 1e9;
-	*left = rounds_done ? *elapsed / rounds_done * (p->rounds - rounds_done) : -1;
+	*left = -1;
+	if (!rounds_done)
+		return;
+	avg = *elapsed / rounds_done;
+	if (p->budget_s <= 0) {
+		*left = avg * (p->rounds - rounds_done);
+		return;
+	}
+	*left = p->budget_s > *elapsed ? p->budget_s - *elapsed : 0;
+	if (rounds_done < p->min_rounds && avg * (p->min_rounds - rounds_done) > *left)
+		*left = avg * (p->min_rounds - rounds_done);
+}
+
+/* The rounds "k/N" counts to: with a budget, those of the minimum (later
+ * rounds count past it). */
+static unsigned shown_rounds(const struct progress *p)
+{
+	return p->budget_s > 0 ? p->min_rounds : p->rounds;
 }
 
 void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
@@ -70,7 +96,7 @@ void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
 	if (!p->on || !p->tty)
 		return;
 	times(p, round, &elapsed, &left);
-	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu, %.0f s", round + 1, p->rounds,
+	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu, %.0f s", round + 1, shown_rounds(p),
 		k + 1, n, elapsed);
 	if (left >= 0)
 		fprintf(stderr, ", about %.0f s left", left);
@@ -86,7 +112,7 @@ void progress_round_end(struct progress *p, unsigned round, unsigned long runs)
 	times(p, round + 1, &elapsed, &left);
 	if (p->on && !p->tty)
 		fprintf(stderr, "bench: round %u/%u done in %.1f s (%lu runs so far, %.1f s elapsed, about %.0f s left)\n",
-			round + 1, p->rounds, (double)(now - p->round_t0_ns) / 1e9, runs,
+			round + 1, shown_rounds(p), (double)(now - p->round_t0_ns) / 1e9, runs,
 			elapsed, left);
 	p->round_t0_ns = now;
 }

@@ -16,9 +16,14 @@ struct progress {
 	bool tty;		/* stderr is a terminal: one updating line */
 	uint64_t t0_ns;		/* when the timed rounds began */
 	uint64_t round_t0_ns;	/* when the current round began */
-	unsigned rounds;
+	unsigned rounds;	/* at most */
+	double budget_s;	/* --budget: the rounds' time; 0: none */
+	unsigned min_rounds;	/* --budget: the rounds of the minimum */
 };
 
+/* --budget: the rounds end when the budget is spent, but not before the
+ * minimum's min_rounds: what the time left is counted from. */
+void progress_budget(struct progress *p, double budget_s, unsigned min_rounds);
 /* Shown unless quiet; in place when stderr is a terminal. */
 void progress_init(struct progress *p, bool quiet);
 /* A line of its own (clears an updating line first). printf-like. */

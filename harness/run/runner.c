@@ -11,6 +11,7 @@
  * run() is inside the clock.
  */
 #include "runner.h"
+#include "budget.h"
 #include "child.h"
 #include "command_exec.h"
 #include "disturb.h"
@@ -434,6 +435,13 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
 #define SLOW_RUN_NS 2000000000ull
 #define RUNS_BUDGET_NS 10000000000ull
 #define CI_TARGET 0.02
+/* --budget: a ranking neighbour this many times slower or faster is far
+ * enough that a wide interval does not matter to the order. */
+#define BUDGET_APART 1.5
+/* --budget: an interval within +-5 % of its median settles a case with a
+ * close neighbour (the order-statistic interval is wider than CI_TARGET's
+ * normal one: [x(2), x(9)] at 10 runs). */
+#define BUDGET_TARGET 0.05
 /* A case's disturbed runs are run again at most this many times per
  * measured run it may get (then a disturbed run counts, as recorded). */
 #define RETRIES_PER_RUN 1u
@@ -445,7 +453,16 @@ struct case_plan {
 	uint64_t spent_ns;	/* measured time so far */
 	unsigned retries;	/* disturbed runs left out so far */
 	bool done;		/* wants no more runs */
+	bool want;		/* --budget: runs in this measured round */
+	double cost_s;		/* --budget: one run with its work around the
+				 * clock, the mean of those seen; 0: none yet */
+	unsigned costed;	/* runs cost_s is the mean of */
 };
+
+static bool budgeted(const struct runner *r)
+{
+	return r->o->budget_s > 0 && !r->o->repeat;
+}
 
 static void plan_runs(const struct runner *r, struct case_plan *p)
 {
@@ -453,12 +470,32 @@ static void plan_runs(const struct runner *r, struct case_plan *p)
 
 	p->max = max;
 	p->min = r->o->repeat ? r->o->repeat : (RUNS_MIN < max ? RUNS_MIN : max);
+	if (budgeted(r))
+		p->min = BUDGET_MIN_RUNS < max ? BUDGET_MIN_RUNS : max;
+}
+
+/* --budget: is its time gone? Then a disturbed run counts as recorded, as
+ * it does once a case's retries are used up: the minimum is not stretched
+ * by reruns past the budget. */
+static bool budget_spent(const struct runner *r)
+{
+	return budgeted(r) && (double)(runner_now_ns() - r->start_ns) / 1e9 > r->o->budget_s;
+}
+
+/* A run of c took ns from start to end, the work around its clock
+ * included: the mean the budget plans by. */
+static void note_cost(struct case_plan *p, uint64_t ns)
+{
+	p->cost_s = (p->cost_s * p->costed + (double)ns / 1e9) / (p->costed + 1);
+	p->costed++;
 }
 
 unsigned runner_fewest_runs(const struct bench_opts *o)
 {
 	unsigned max = o->repeat ? o->repeat : o->max_runs;
 
+	if (!o->repeat && o->budget_s > 0)
+		return BUDGET_MIN_RUNS < max ? BUDGET_MIN_RUNS : max;
 	return o->repeat ? o->repeat : RUNS_MIN_SLOW < max ? RUNS_MIN_SLOW : max;
 }
 
@@ -531,30 +568,34 @@ static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall
 	if (p->decided)
 		return;
 	p->decided = true;
-	if (!r->o->repeat && wall_ns > SLOW_RUN_NS && RUNS_MIN_SLOW < p->min)
+	if (!r->o->repeat && !budgeted(r) && wall_ns > SLOW_RUN_NS && RUNS_MIN_SLOW < p->min)
 		p->min = RUNS_MIN_SLOW;
 }
 
 /*
  * One measured run of c. A disturbed one is recorded, marked retried and
- * left out of the statistics while the case's retry budget lasts: the case
- * then wants one more run, which it gets in a later round, in that round's
- * shuffled place like any other run (never right after the disturbed one).
+ * left out of the statistics while the case's retry budget lasts (with
+ * --budget, and while its time does): the case then wants one more run,
+ * which it gets in a later round, in that round's shuffled place like any
+ * other run (never right after the disturbed one).
  */
 static int measure(struct runner *r, struct bench_case *c, struct case_plan *p)
 {
 	struct run_result res;
+	uint64_t start = runner_now_ns();
 	int err = runner_run_once(r, c, false, &res);
 
 	if (err == -EINTR && interrupt_signal)
 		return err;
-	res.retried = !err && res.disturbed && p->retries < RETRIES_PER_RUN * p->max;
+	res.retried = !err && res.disturbed && p->retries < RETRIES_PER_RUN * p->max &&
+		      !budget_spent(r);
 	p->retries += res.retried;
 	if (res.timed && record(c, &res))
 		return -ENOMEM;
 	if (err)
 		return err;
 	p->spent_ns += res.wall_ns;
+	note_cost(p, runner_now_ns() - start);
 	judge_min(r, p, res.wall_ns);
 	return 0;
 }
@@ -567,15 +608,21 @@ static void run_case_round(struct runner *r, struct bench_case *c, enum round_ki
 	struct run_result res;
 	int err;
 
+	uint64_t start = runner_now_ns();
+
 	if (p->done || c->state == CASE_FAILED || c->state == CASE_UNAVAILABLE)
 		return;
 	if (kind == ROUND_COUNT && !counting)
 		return;
+	if (kind == ROUND_MEASURE && budgeted(r) && !p->want)
+		return;
 	if (kind == ROUND_MEASURE) {
 		err = measure(r, c, p);
-		p->done = !err && !wants_more(c, p);
+		p->done = !err && !budgeted(r) && !wants_more(c, p);
 	} else {
 		err = runner_run_once(r, c, counting, &res);
+		if (!err && !counting)
+			note_cost(p, runner_now_ns() - start);
 	}
 	if (err == -EINTR && interrupt_signal)
 		return;
@@ -633,6 +680,87 @@ static int alloc_plans(struct runner *r, struct case_plan **plans, size_t **orde
 	return 0;
 }
 
+/* Do cases a and b rank together: the same table (workload, dataset, size,
+ * cache, part size, tree shape, filesystem), limit rows apart? */
+static bool rank_together(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->spec.wl == b->spec.wl && a->spec.ds->kind == b->spec.ds->kind &&
+	       a->spec.size == b->spec.size && a->cache == b->cache &&
+	       a->spec.part_size == b->spec.part_size && a->spec.files == b->spec.files &&
+	       a->spec.file_size == b->spec.file_size && a->env == b->env;
+}
+
+/* What the budget planner knows of case i: cost, counted runs, median and
+ * its 95 % interval, and its ranking (the first case it ranks with). */
+static void budget_case_of(const struct runner *r, const struct case_plan *plans, size_t i,
+			   struct budget_case *bc)
+{
+	const struct bench_case *c = &r->cases[i];
+	double *w = calloc(c->nruns + 1, sizeof(*w));
+	struct median_interval ci;
+	size_t n = w ? counted_runs(c, w) : 0;
+
+	memset(bc, 0, sizeof(*bc));
+	bc->cost_s = plans[i].cost_s;
+	bc->runs = n;
+	bc->closed = c->state != CASE_OK;
+	bc->group = BUDGET_NO_GROUP;
+	for (size_t j = 0; j <= i && bc->group == BUDGET_NO_GROUP; j++)
+		if (rank_together(&r->cases[j], c))
+			bc->group = j;
+	if (n) {
+		bc->median = stats_median(w, n);
+		stats_median_interval(w, n, STATS_CI_LEVEL, &ci);
+		bc->lo = ci.k ? ci.lo : 0;
+		bc->hi = ci.k ? ci.hi : 0;
+	}
+	free(w);
+}
+
+/* --budget: which cases run in the next measured round (plans[i].want);
+ * false when none does. Every case is costed by its first measured run,
+ * inside the minimum, before the planner chooses between cases. */
+static bool budget_round(struct runner *r, struct case_plan *plans)
+{
+	struct budget_case *bc = calloc(r->ncases + 1, sizeof(*bc));
+	bool *want = calloc(r->ncases + 1, sizeof(*want));
+	struct budget_rules rules = { .min = BUDGET_MIN_RUNS, .max = r->o->max_runs,
+				      .target = BUDGET_TARGET, .apart = BUDGET_APART };
+	double left = r->o->budget_s - (double)(runner_now_ns() - r->start_ns) / 1e9;
+	size_t k = 0;
+
+	if (!bc || !want)
+		goto out_free;
+	for (size_t i = 0; i < r->ncases; i++)
+		budget_case_of(r, plans, i, &bc[i]);
+	k = budget_next_round(bc, r->ncases, &rules, left, want);
+	for (size_t i = 0; i < r->ncases; i++)
+		plans[i].want = want[i];
+out_free:
+	free(bc);
+	free(want);
+	return k > 0;
+}
+
+double runner_budget_minimum_s(const struct runner *r)
+{
+	struct budget_rules rules = { .min = BUDGET_MIN_RUNS, .max = r->o->max_runs };
+	struct budget_case *bc = calloc(r->ncases + 1, sizeof(*bc));
+	unsigned unmeasured = r->o->warmup ? r->o->warmup : r->o->syscount != SYSCOUNT_OFF;
+	double s;
+
+	if (!bc)
+		return 0;
+	for (size_t i = 0; i < r->ncases; i++) {
+		bc[i].cost_s = estimate_run_s(&r->est, &r->cases[i]);
+		bc[i].closed = r->cases[i].state == CASE_UNAVAILABLE ||
+			       r->cases[i].state == CASE_FAILED;
+	}
+	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured);
+	free(bc);
+	return s;
+}
+
 static bool any_wants_more(const struct runner *r, const struct case_plan *plans)
 {
 	for (size_t i = 0; i < r->ncases; i++)
@@ -662,13 +790,17 @@ int runner_run_all(struct runner *r)
 		goto out_free;
 	r->start_ns = runner_now_ns();
 	progress_rounds_begin(&r->progress, rounds);
+	if (budgeted(r))
+		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS);
 	for (unsigned round = 0; round < rounds && !interrupt_signal; round++) {
 		enum round_kind kind = round < counted ? ROUND_COUNT :
 				       round < counted + warm ? ROUND_WARMUP : ROUND_MEASURE;
 
 		if (round == counted)
 			end_counting(r);
-		if (kind == ROUND_MEASURE && !any_wants_more(r, plans))
+		if (kind == ROUND_MEASURE && budgeted(r) && !budget_round(r, plans))
+			break;
+		if (kind == ROUND_MEASURE && !budgeted(r) && !any_wants_more(r, plans))
 			break;
 		run_round(r, plans, order, round, kind);
 	}

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "case.h"
 #include "costs.h"
+#include "estimate.h"
 #include "sysinfo.h"
 
 /* When the invocation ran (CLOCK_REALTIME), and how it ended: meta.json. */
@@ -43,6 +44,7 @@ struct runner {
 	const char *unavailable_note;	/* more lines for the table's
 					 * unavailable list (bench --fs) */
 	struct costs costs;		/* where the time went */
+	struct estimate est;		/* what a run costs here (estimate.h) */
 };
 
 /*
@@ -67,6 +69,11 @@ unsigned runner_fewest_runs(const struct bench_opts *o);
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t runner_now_ns(void);
+/*
+ * --budget: the seconds the minimum needs at r->est's rates (the unmeasured
+ * rounds and BUDGET_MIN_RUNS measured runs of every case that can run).
+ */
+double runner_budget_minimum_s(const struct runner *r);
 
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);

@@ -5,8 +5,9 @@
 # and its `threads` column says how many requests it kept in flight: the
 # most any strategy keeps as this invocation runs them (parallel's threads,
 # one per online CPU or --threads; io_uring's queue depth, 4 or
-# --queue-depth). Every cold copy names the fastest device row of its
-# dataset and size as its limit.
+# --queue-depth). Every concurrent cold copy (parallel, io_uring) names the
+# fastest device row of its dataset and size as its limit; readwrite, one
+# stream, the fastest of the one-stream rows.
 . "$(dirname "$0")/lib.sh"
 
 cpus=$(getconf _NPROCESSORS_ONLN)
@@ -50,6 +51,7 @@ best=$(awk -F, '
 			for (l = 2; l <= n; l++)
 				if (wl[l] == "limit" && ca[l] == "cold" && ds[l] == ds[r]) {
 					rows++
+					if (st[r] == "readwrite" && st[l] == "device-read-mt") continue
 					if (top == "" || mb[l] > mb[top]) top = l
 				}
 			if (rows != 3 || lr[r] != st[top])

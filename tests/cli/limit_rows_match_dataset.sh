@@ -4,7 +4,8 @@
 # sparse file reads holes, far faster), there are device rows per dataset
 # (device-read, device-read-mt, device-direct),
 # and every cold copy's pct_of_limit is its MiB/s over the fastest device row
-# of the same dataset and size; warm copies are divided by the faster of
+# of the same dataset and size (readwrite, one stream: of the one-stream
+# rows, device-read-mt left out); warm copies are divided by the faster of
 # the one-CPU rows (memcpy, memcpy-movsb), the multi-CPU `parallel` by the
 # fastest memory row.
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +30,7 @@ check() {
 			for (l = 2; l <= n; l++) {
 				if (wl[l] != "limit" || sz[l] != sz[r]) continue
 				if (want == "device" && (ca[l] != "cold" || ds[l] != ds[r])) continue
+				if (want == "device" && st[r] == "readwrite" && st[l] == "device-read-mt") continue
 				if (want == "one-cpu" && st[l] != "memcpy" && st[l] != "memcpy-movsb") continue
 				if (want == "memory" && ca[l] != "warm") continue
 				if (mb[l] > best) best = mb[l]

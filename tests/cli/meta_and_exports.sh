@@ -84,7 +84,7 @@ jqt export_json_times '.cases[] | select(.strategy == "readwrite") |
 expect_eq export_csv "$(cmp "$T/e.csv" "$R/summary.csv" && echo same)" same
 expect_eq export_md_rows "$(grep -c '^| ' "$T/e.md")" 6
 expect_eq export_md_head "$(head -n 1 "$T/e.md")" \
-	"| workload | strategy | buffer | MiB/s | CV | xfastest | syscalls | %limit | verified | status |"
+	"| workload | strategy | buffer | MiB/s | ±95% | CV | rank | tie | xfastest | syscalls | %limit | verified | status |"
 # its rows in the table's order
 expect_eq export_md_order "$(awk -F'|' 'NR > 2 { gsub(/ /, "", $3); print $3 }' "$T/e.md" | tr '\n' ' ')" \
 	"$(grep -E '^  [a-z][a-z0-9_-]* ' "$T/.out" | grep -Ev '^  (strategy|not ranked:|commands:) ' | awk '{ print $1 }' | tr '\n' ' ')"

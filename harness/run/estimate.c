@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * estimate.c - the time a run takes, from rates per workload (estimate.h).
+ * The default rates are this project's 2-vCPU VM's, busy, at 200M
+ * (docs/budget.md: `bench --all --size 200M`'s runs); a measured rate
+ * replaces them.
+ */
+#include "estimate.h"
+
+#include "csv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MIB (1024.0 * 1024.0)
+/* A run's cost that no byte explains: fork, exec of a checker, fsyncs. */
+#define ESTIMATE_RUN_OVERHEAD_S 0.02
+
+static const struct estimate_rate defaults[] = {
+	{ "copy", 320, 0, 0 },
+	{ "split", 250, 0, 0 },
+	{ "transform", 250, 0, 0 },
+	{ "tree", 0, 400, 0 },
+	{ "limit", 420, 0, 0 },
+};
+
+void estimate_init(struct estimate *e)
+{
+	memset(e, 0, sizeof(*e));
+	memcpy(e->rates, defaults, sizeof(defaults));
+	e->nrates = sizeof(defaults) / sizeof(defaults[0]);
+}
+
+const struct estimate_rate *estimate_rate_of(const struct estimate *e, const char *wl)
+{
+	for (size_t i = 0; i < e->nrates; i++)
+		if (!strcmp(e->rates[i].workload, wl))
+			return &e->rates[i];
+	return &defaults[0];
+}
+
+double estimate_run_s(const struct estimate *e, const struct bench_case *c)
+{
+	const struct estimate_rate *r = estimate_rate_of(e, c->spec.wl->name);
+
+	if (c->spec.files && r->files_per_s > 0)
+		return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.files / r->files_per_s;
+	return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.size / MIB / r->mib_per_s;
+}
+
+/* What runs.csv's runs of one workload added up to. */
+struct learned {
+	char workload[32];
+	double bytes, files, cost_s;
+	size_t runs;
+};
+
+static struct learned *learned_of(struct learned *l, size_t *n, const char *wl)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(l[i].workload, wl))
+			return &l[i];
+	if (*n == ESTIMATE_WORKLOADS)
+		return NULL;
+	snprintf(l[*n].workload, sizeof(l[*n].workload), "%.31s", wl);
+	return &l[(*n)++];
+}
+
+/* The row of runs.csv whose seq is seq + 1, or -1: rows are in case order,
+ * so look them all up once, by seq. */
+static ssize_t *rows_by_seq(const struct csv_table *t, int col_seq, uint64_t *most)
+{
+	ssize_t *by;
+
+	*most = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		uint64_t s = strtoull(csv_cell(t, i, (size_t)col_seq), NULL, 10);
+
+		if (s > *most && s < 10000000)
+			*most = s;
+	}
+	by = malloc((*most + 2) * sizeof(*by));
+	if (!by)
+		return NULL;
+	for (uint64_t s = 0; s <= *most + 1; s++)
+		by[s] = -1;
+	for (size_t i = 0; i < t->nrows; i++) {
+		uint64_t s = strtoull(csv_cell(t, i, (size_t)col_seq), NULL, 10);
+
+		if (s <= *most)
+			by[s] = (ssize_t)i;
+	}
+	return by;
+}
+
+/* A workload's measured rate in place of its default. */
+static void estimate_set(struct estimate *e, const struct learned *l)
+{
+	double net = l->cost_s - (double)l->runs * ESTIMATE_RUN_OVERHEAD_S;
+	struct estimate_rate *r = NULL;
+
+	if (!l->runs || !(net > 0))
+		return;
+	for (size_t i = 0; i < e->nrates && !r; i++)
+		if (!strcmp(e->rates[i].workload, l->workload))
+			r = &e->rates[i];
+	if (!r && e->nrates == ESTIMATE_WORKLOADS)
+		return;
+	if (!r) {
+		r = &e->rates[e->nrates++];
+		snprintf(r->workload, sizeof(r->workload), "%.31s", l->workload);
+	}
+	r->mib_per_s = l->bytes / MIB / net;
+	r->files_per_s = l->files > 0 ? l->files / net : 0;
+	r->runs = l->runs;
+}
+
+static void learn_rows(struct estimate *e, const struct csv_table *t, const int *col)
+{
+	struct learned l[ESTIMATE_WORKLOADS];
+	uint64_t most;
+	ssize_t *by = rows_by_seq(t, col[3], &most);
+	size_t n = 0;
+
+	if (!by)
+		return;
+	memset(l, 0, sizeof(l));
+	for (uint64_t s = 1; s < most; s++) {
+		ssize_t i = by[s], j = by[s + 1];
+		struct learned *w;
+		double cost;
+
+		if (i < 0 || j < 0)
+			continue;
+		cost = (strtod(csv_cell(t, (size_t)j, (size_t)col[4]), NULL) -
+			strtod(csv_cell(t, (size_t)i, (size_t)col[4]), NULL)) / 1e9;
+		w = learned_of(l, &n, csv_cell(t, (size_t)i, (size_t)col[0]));
+		if (!w || !(cost > 0))
+			continue;
+		w->bytes += strtod(csv_cell(t, (size_t)i, (size_t)col[1]), NULL);
+		w->files += strtod(csv_cell(t, (size_t)i, (size_t)col[2]), NULL);
+		w->cost_s += cost;
+		w->runs++;
+	}
+	free(by);
+	for (size_t k = 0; k < n; k++)
+		estimate_set(e, &l[k]);
+}
+
+int estimate_learn(struct estimate *e, const char *runs_csv)
+{
+	static const char *const names[] = { "workload", "size_bytes", "files", "seq", "start_ns" };
+	struct csv_table t;
+	char why[256];
+	int col[5], err = csv_read(runs_csv, &t, why, sizeof(why));
+
+	if (err)
+		return err;
+	for (size_t k = 0; k < 5; k++) {
+		col[k] = csv_col(&t, names[k]);
+		if (col[k] < 0) {
+			csv_free(&t);
+			return -EINVAL;
+		}
+	}
+	learn_rows(e, &t, col);
+	csv_free(&t);
+	snprintf(e->from, sizeof(e->from), "%s", runs_csv);
+	return 0;
+}
+
+bool estimate_latest_results(const char *root, const char *host, char *out, size_t n)
+{
+	DIR *d = opendir(root);
+	char best[256] = "", path[4096];
+	size_t hl = strlen(host);
+	struct dirent *de;
+
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= hl + 1 || strcmp(de->d_name + len - hl, host) ||
+		    de->d_name[len - hl - 1] != '-' || strcmp(de->d_name, best) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/runs.csv", root, de->d_name);
+		if (access(path, R_OK) == 0)
+			snprintf(best, sizeof(best), "%s", de->d_name);
+	}
+	closedir(d);
+	if (!best[0])
+		return false;
+	snprintf(out, n, "%s/%s/runs.csv", root, best);
+	return true;
+}

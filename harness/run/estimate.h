@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * estimate.h - how long a run of a case takes on this machine, its work
+ * around the clock included (cache state, fork, verification, removal):
+ * what --budget checks its minimum against before any run, what --dry-run
+ * adds up and what the progress line counts down from.
+ *
+ * The figure is a rate per workload, MiB/s of the run's whole cost (trees:
+ * files/s) plus a fixed cost per run. A rate measured here beats a guess:
+ * estimate_learn() takes them from an earlier results folder's runs.csv
+ * (each run's cost is the time to the next run's start), and the
+ * defaults (docs/budget.md) stand in for the workloads it did not run.
+ */
+#ifndef COPYBENCH_ESTIMATE_H
+#define COPYBENCH_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "case.h"
+
+#define ESTIMATE_WORKLOADS 8
+
+struct estimate_rate {
+	char workload[32];
+	double mib_per_s;	/* bytes moved per second of a run's whole cost */
+	double files_per_s;	/* trees: files per second of it */
+	size_t runs;		/* runs measured it; 0: the default */
+};
+
+struct estimate {
+	struct estimate_rate rates[ESTIMATE_WORKLOADS];
+	size_t nrates;
+	char from[256];		/* where the measured rates came from, or "" */
+};
+
+/* The defaults only. */
+void estimate_init(struct estimate *e);
+/* Seconds one run of c takes, its work around the clock included. */
+double estimate_run_s(const struct estimate *e, const struct bench_case *c);
+/*
+ * Replaces the rates of the workloads a runs.csv holds by the ones its runs
+ * took: the cost of a run is the time from its start to the start of the
+ * next run (start_ns of seq + 1), the work around its clock included; a
+ * workload's rate is its runs' bytes (trees: files) over their cost. 0, or
+ * -errno when the file cannot be read (the rates stay as they were).
+ */
+int estimate_learn(struct estimate *e, const char *runs_csv);
+/*
+ * The newest results folder of host under root (results/<UTC stamp>-<host>,
+ * as bench names them) with a runs.csv: its path in out; false when none.
+ */
+bool estimate_latest_results(const char *root, const char *host, char *out, size_t n);
+/* The rate of workload wl (the default when none was measured). */
+const struct estimate_rate *estimate_rate_of(const struct estimate *e, const char *wl);
+
+#endif

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dry_estimate_from_runs.c - the rates --dry-run, --budget and the progress
+ * line plan by, learned from an earlier runs.csv (harness/run/estimate.c):
+ * a run's cost is the time from its start to the start of the run after it
+ * (seq + 1), less 20 ms a run; a workload's rate is its bytes (trees: its
+ * files) over that. Known answers: two copy runs of 200 MiB costing 1.02 s
+ * each (200 MiB/s); a tree run of 500 files costing 0.52 s (1000 files/s);
+ * the last run and a run before a gap in seq (a warm-up there) teach
+ * nothing; a workload the file lacks keeps its default.
+ */
+#include "estimate.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char runs_csv[] =
+	"workload,strategy,size_bytes,files,seq,start_ns\n"
+	"copy,readwrite,209715200,0,2,0\n"
+	"copy,sendfile,209715200,0,3,1020000000\n"
+	"tree,pool,2048000,500,4,2040000000\n"
+	"copy,splice,209715200,0,5,2560000000\n"
+	"copy,mmap,209715200,0,7,9000000000\n"
+	"split,readwrite,209715200,0,9,9500000000\n";
+
+int main(void)
+{
+	char dir[] = "/tmp/dry_estimate_XXXXXX", path[256], found[512];
+	struct estimate e, plain;
+	struct bench_case c;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1/runs.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f && fputs(runs_csv, f) >= 0 && fclose(f) == 0);
+	CHECK(estimate_latest_results(dir, "h1", found, sizeof(found)));
+	CHECK(!strcmp(found, path));
+	CHECK(!estimate_latest_results(dir, "h2", found, sizeof(found)));
+
+	estimate_init(&e);
+	estimate_init(&plain);
+	CHECK(estimate_learn(&e, path) == 0);
+	CHECK(fabs(estimate_rate_of(&e, "copy")->mib_per_s - 200.0) < 1e-9);
+	CHECK_EQ_U64(estimate_rate_of(&e, "copy")->runs, 2);
+	CHECK(fabs(estimate_rate_of(&e, "tree")->files_per_s - 1000.0) < 1e-9);
+	CHECK_EQ_U64(estimate_rate_of(&e, "tree")->runs, 1);
+	CHECK(estimate_rate_of(&e, "split")->runs == 0 &&
+	      estimate_rate_of(&e, "split")->mib_per_s == estimate_rate_of(&plain, "split")->mib_per_s);
+	if (fabs(estimate_rate_of(&e, "copy")->mib_per_s - 200.0) >= 1e-9)
+		fprintf(stderr, "copy: %.3f MiB/s from %zu runs, expected 200 from 2\n",
+			estimate_rate_of(&e, "copy")->mib_per_s, estimate_rate_of(&e, "copy")->runs);
+	/* and a case's run at those rates: 20 ms and its bytes or files */
+	memset(&c, 0, sizeof(c));
+	c.spec.wl = workload_find("copy");
+	c.spec.size = 100ull << 20;
+	CHECK(c.spec.wl && fabs(estimate_run_s(&e, &c) - 0.52) < 1e-9);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
+	rmdir(path);
+	rmdir(dir);
+	return test_report("dry_estimate_from_runs");
+}
