@@ -44,7 +44,7 @@ fi
 # A dry run that passes says its estimate as a range, never "X to X"
 run "$BENCH" "${common[@]}" --size 64K --dir "$T/d" -n
 expect_eq dry_ok "$RC" 0
-grep -Eq '^estimated duration: ([0-9.]+ (s|min|h) to [0-9.]+ (s|min|h)|about [0-9.]+ (s|min|h)) ' "$T/.out" &&
+grep -Eq '^estimated duration: ([0-9.]+ (s|min|h) to [0-9.]+ (s|min|h)|about [0-9.]+ (s|min|h))( |$)' "$T/.out" &&
 	pass || fail "estimate: $(grep estimated "$T/.out")"
 expect_eq no_degenerate_range "$(grep -Ec '^estimated duration: ([0-9.]+ [a-z]+) to \1 ' "$T/.out")" 0
 finish
