@@ -16,6 +16,7 @@
 #define AB CLI_ON(CMD_AB)
 
 static const char *const cache_modes[] = { "warm", "cold", "both", NULL };
+static const char *const destinations[] = { "fresh", "reused", NULL };
 static const char *const syscall_modes[] = { "auto", "perf", "ptrace", "off", NULL };
 static const char *const run_formats[] = { "table", "csv", "json", NULL };
 static const char *const list_formats[] = { "table", "json", NULL };
@@ -88,6 +89,11 @@ const struct cli_option cli_options[] = {
 	  "warm, cold or both; cold evicts the source with fdatasync +\n"
 	  "POSIX_FADV_DONTNEED and checks it with mincore",
 	  RUN), .group = GROUP_HOW, .choices = cache_modes, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_DESTINATION, "destination", 0, ARG_CHOICE, "STATE", "fresh",
+	  "fresh or reused: where a tree's output is written; fresh keeps\n"
+	  "every output until the end, so no run writes where an earlier\n"
+	  "one was just freed; reused removes each right after its run",
+	  RUN), .group = GROUP_HOW, .choices = destinations, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_DROP_CACHES, "drop-caches", 0, ARG_NONE, NULL, NULL,
 	  "cold also writes /proc/sys/vm/drop_caches (root only); for a tree\n"
 	  "its folders and inodes go too, after the files are checked",

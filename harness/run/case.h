@@ -14,6 +14,16 @@
 #include "sysinfo.h"
 #include "workload.h"
 
+/* What the destination was when a run began (runner_destination). */
+enum destination_state {
+	DESTINATION_NONE,	/* an output of one file: not tracked */
+	DESTINATION_FRESH,	/* nothing freed there since the previous run */
+	DESTINATION_REUSED,	/* an output of many files freed there just before */
+};
+
+/* "", "fresh" or "reused". */
+const char *destination_name(enum destination_state d);
+
 /* One measured execution of a case. */
 struct run_result {
 	unsigned rep;		/* 1..N */
@@ -45,6 +55,7 @@ struct run_result {
 	bool outlier;		/* far from the case's median (robust z > 3.5) */
 	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;
+	enum destination_state destination;
 };
 
 /*

@@ -65,6 +65,11 @@ static void get_disturbed(const struct col_row *x, struct col_value *v)
 	v->s = v->buf;
 }
 
+static void get_destination(const struct col_row *x, struct col_value *v)
+{
+	v->s = destination_name(x->run->destination);
+}
+
 const struct column run_columns[] = {
 	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "the run's number, 1 to N", RUN(rep) },
 	{ "wall_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
@@ -93,6 +98,7 @@ const struct column run_columns[] = {
 	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes seen inside the clock: `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
 	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
 	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
+	{ "destination", COL_STR, 0, false, ROLE_MEASURE, "", "a tree's destination when the run began: `fresh` (nothing freed there since the previous run: bench keeps the outputs until the end) or `reused` (bench had just removed an earlier output of many files there: `--destination reused`, or kept outputs removed for room); empty for an output of one file", .get = get_destination },
 	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
 	{ "fixed_buffers", COL_BOOL, 0, true, ROLE_MEASURE, "", "io_uring: 1 when its buffers were registered (READ_FIXED/WRITE_FIXED) in this run, 0 when registering failed and it used plain ones; empty for other strategies", .get = get_fixed_buffers },
 };

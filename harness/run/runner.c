@@ -302,6 +302,22 @@ static int command_resolve(struct bench_case *c)
 
 /* A page shared with the child, where a command row's child writes the
  * process group it starts; NULL for the other rows. */
+/*
+ * After a run: a verified output bench keeps (--destination fresh) stays
+ * until the work directory goes; any other is removed now, and when it was
+ * many files, the next run in outdir writes where they were freed.
+ */
+static void remove_or_keep_output(struct runner *r, const struct bench_case *c,
+				  const struct run_result *res, const char *outdir,
+				  const char *dst)
+{
+	if (res->verified && runner_keeps_output(r, c))
+		return;
+	c->spec.wl->remove_output(&c->spec, dst);
+	if (c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS)
+		runner_note_freed(r, outdir);
+}
+
 static volatile int *command_group_page(const struct bench_case *c)
 {
 	void *p;
@@ -323,11 +339,14 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	struct disturb_probe start, end;
 	struct cost_stamps cs = { .start = runner_now_ns() };
 	struct child_result ch;
+	const char *outdir = c->workdir ? c->workdir : r->workdir;
 	char dst[PATH_MAX + 32];
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	err = command_resolve(c);
+	if (!err)
+		runner_make_room(r, c, outdir);
 	if (!err)
 		err = prepare_cache(r, c, &res->resident_pct);
 	if (err)
@@ -337,7 +356,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
-	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
+	res->destination = runner_destination(r, c, outdir);
+	snprintf(dst, sizeof(dst), "%s/out-%u", outdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 		.facts = { .fixed_buffers = -1 },
@@ -374,10 +394,11 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
+	runner_log_inodes(res->seq, dst);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:
-	c->spec.wl->remove_output(&c->spec, dst);
+	remove_or_keep_output(r, c, res, outdir, dst);
 	if (w.cmd.group)
 		munmap((void *)w.cmd.group, sizeof(int));
 	cs.removed = runner_now_ns();
