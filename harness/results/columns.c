@@ -173,6 +173,21 @@ static void get_case_destination(const struct col_row *x, struct col_value *v)
 		v->s = seen ? "mixed" : "";
 }
 
+/* The folders and inodes of the case's counted runs: one state, or `mixed`. */
+static void get_case_metadata(const struct col_row *x, struct col_value *v)
+{
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < x->c->nruns; i++)
+		if (!x->c->runs[i].retried)
+			seen |= 1u << x->c->runs[i].metadata;
+	seen &= ~(1u << METADATA_NONE);
+	if (seen && !(seen & (seen - 1)))
+		v->s = cache_metadata_name((enum cache_metadata)__builtin_ctz(seen));
+	else
+		v->s = seen ? "mixed" : "";
+}
+
 static void get_counting_rep(const struct col_row *x, struct col_value *v)
 {
 	(void)x;
@@ -251,6 +266,7 @@ static const struct column summary_cols[] = {
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt` or `device-direct`", .get = get_limit_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
+	{ "metadata", COL_STR, 0, false, ROLE_MEASURE, "", "tree: its folders and inodes when the counted runs began (runs.csv `metadata`): `cached`, `dropped`, or `mixed` when they differed; empty for the other workloads", .get = get_case_metadata },
 	{ "destination", COL_STR, 0, false, ROLE_MEASURE, "", "tree: the destination of the counted runs (runs.csv `destination`): `fresh`, `reused`, or `mixed` when kept outputs were removed for room between them; empty for the other workloads", .get = get_case_destination },
 	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },
 	{ "mode_fast_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the faster mode; empty otherwise", .get = get_mode_fast_ns },

@@ -98,8 +98,6 @@ static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
-		c->metadata_cached = m && proto->spec.files &&
-				     !(r->o->drop_caches && geteuid() == 0);
 		c->spec.ds = plan_dataset(r, proto->spec.ds->kind,
 					  proto->spec.files ? proto->spec.file_size : proto->spec.size,
 					  proto->spec.files, r->o->seed);

@@ -70,6 +70,17 @@ static void get_destination(const struct col_row *x, struct col_value *v)
 	v->s = destination_name(x->run->destination);
 }
 
+static void get_metadata(const struct col_row *x, struct col_value *v)
+{
+	v->s = cache_metadata_name(x->run->metadata);
+}
+
+static void get_file_resident_max(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->run->file_resident_max_pct < 0;
+	v->d = x->run->file_resident_max_pct;
+}
+
 const struct column run_columns[] = {
 	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "the run's number, 1 to N", RUN(rep) },
 	{ "wall_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
@@ -82,6 +93,8 @@ const struct column run_columns[] = {
 	{ "nvcsw", COL_I64, 0, false, ROLE_MEASURE, "", "voluntary context switches of the run's child inside the clock", RUN(nvcsw) },
 	{ "nivcsw", COL_I64, 0, false, ROLE_MEASURE, "", "involuntary context switches of the run's child inside the clock", RUN(nivcsw) },
 	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
+	{ "file_resident_max_pct", COL_DBL, 1, true, ROLE_MEASURE, "%", "tree: the largest share of one file's pages in the page cache just before the run (resident_pct is all files together); empty for a file", .get = get_file_resident_max },
+	{ "metadata", COL_STR, 0, false, ROLE_MEASURE, "", "tree: its folders and inodes when the run began, from what happened: `cached` (warm, cold without a drop, or a drop_caches write the kernel refused), `dropped` (drop_caches 3 written after the check: `--drop-caches` as root); empty for a file", .get = get_metadata },
 	{ "verified", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output was checked and right", RUN(verified) },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "seq", COL_U64, 0, false, ROLE_MEASURE, "", "the run's place in the order all runs of the invocation ran in (counting and warm-up runs included)", RUN(seq) },

@@ -148,15 +148,22 @@ static int cache_unreachable(struct bench_case *c, double pct)
  * pages were lost; a state that cannot be reached makes the case
  * unavailable, never a run recorded in the wrong state.
  */
-static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
+static int prepare_cache(struct runner *r, struct bench_case *c, struct run_result *res)
 {
 	int attempts = c->cache == CACHE_WARM ? WARM_ATTEMPTS : 1, err = 0;
+	double *pct = &res->resident_pct;
+	struct cache_report rep;
 
 	for (int i = 0; i < attempts; i++) {
-		err = cache_set(c->spec.ds->path, c->cache, r->o->drop_caches, pct);
+		err = cache_set_report(c->spec.ds->path, c->cache, r->o->drop_caches, &rep);
+		*pct = rep.resident_pct;
 		if (err || cache_state_ok(c->cache, *pct))
 			break;
 	}
+	res->metadata = rep.metadata;
+	res->file_resident_max_pct = c->spec.files ? rep.file_resident_max_pct : -1;
+	if (c->cache == CACHE_COLD && rep.metadata == METADATA_CACHED)
+		c->metadata_cached = true;
 	if (err) {
 		snprintf(c->why, sizeof(c->why), "cannot set the %s cache state: %s",
 			 cache_mode_name(c->cache), strerror(-err));
@@ -348,7 +355,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (!err)
 		runner_make_room(r, c, outdir);
 	if (!err)
-		err = prepare_cache(r, c, &res->resident_pct);
+		err = prepare_cache(r, c, res);
 	if (err)
 		return err;
 	cs.cached = runner_now_ns();
