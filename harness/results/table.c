@@ -269,7 +269,7 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 
 		if (sk->cls == CLASS_COMMAND &&
 		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
-			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
+			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, xfastest against the fastest command\n");
 		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
 			 (k == 0 || ranked(&sums[rows[k - 1].i])))
 			fprintf(f, "  not ranked: other work than a page-cache copy\n");
