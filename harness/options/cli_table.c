@@ -36,8 +36,9 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_WORKLOAD, "workload", 0, ARG_NAMES, "LIST", "copy",
 	  "copy, split, transform, tree", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
 	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
-	  "strategies or channels; --workload and --strategy also take all,\n"
-	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
+	  "strategies or channels (a tree: its methods, readwrite,\n"
+	  "copy_file_range and sendfile); --workload and --strategy also take\n"
+	  "all, patterns and exclusions, the last match deciding: 'all,-lines'",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE", NULL,
 	  "time the copy workload on your own FILE (hashed first; the run is\n"

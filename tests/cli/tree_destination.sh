@@ -14,7 +14,7 @@ is_root || skip "not root: mounting a loop filesystem needs root"
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
 
 truncate -s 128M "$T/img"
-mkfs.ext4 -q -F -N 8192 -O ^has_journal "$T/img" >/dev/null 2>&1 || skip "mkfs.ext4 -O ^has_journal failed"
+mkfs.ext4 -q -F -N 16384 -O ^has_journal "$T/img" >/dev/null 2>&1 || skip "mkfs.ext4 -O ^has_journal failed"
 mkdir "$T/mnt"
 mount -o loop "$T/img" "$T/mnt" 2>/dev/null || skip "cannot mount a loop device here"
 MOUNTS+=("$T/mnt")
@@ -53,10 +53,10 @@ trees reused --files 500 --command cp --destination reused
 expect_eq reused_inodes_shared "$(($(shared reused) > 0))" 1
 expect_eq reused_rows "$(csv_column "$T/r-reused/runs.csv" destination | sort | uniq -c | xargs)" "1 fresh $((RUNS - 1)) reused"
 
-# No room to keep another output of 2000 files (8192 inodes, the 500-file
-# dataset and this one's besides): the kept ones go before each later run,
-# which writes where they were freed and says so.
-trees room --files 2000
+# No room to keep another output of 5000 files (16384 inodes, the 500-file
+# dataset and this one's besides): the kept one goes before each later run,
+# which writes where it was freed and says so.
+trees room --files 5000
 expect_eq room_rows "$(csv_column "$T/r-room/runs.csv" destination | sort | uniq -c | xargs)" "1 fresh $((RUNS - 1)) reused"
 expect_eq room_noted "$(grep -c ' runs into just-freed files (reused)$' "$T/.out")" 1
 finish
