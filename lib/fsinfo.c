@@ -6,6 +6,7 @@
  */
 #include "fsinfo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -180,6 +181,44 @@ static void statfs_lookup(const char *real, const struct stat *st, struct fs_mou
 	block_device_name(major(st->st_dev), minor(st->st_dev), m->source, sizeof(m->source));
 }
 
+/* jbd2 names a journal "<device>-<journal inode>" ("vda1-8"). */
+int fs_ext4_journal(const char *jbd2_dir, const char *dev)
+{
+	char path[NAME_MAX + 8];
+	const char *name = path + 5;
+	unsigned maj, min;
+	size_t len;
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	if (sscanf(dev, "%u:%u", &maj, &min) != 2)
+		return -1;
+	block_device_name(maj, min, path, sizeof(path));
+	if (!path[0])
+		return -1;
+	d = opendir(jbd2_dir);
+	if (!d)
+		return -1;
+	len = strlen(name);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, name, len) && e->d_name[len] == '-')
+			found = 1;
+	closedir(d);
+	return found;
+}
+
+/* Is word one of the comma-separated options? */
+static bool has_option(const char *options, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = options; (p = strstr(p, word)); p += len)
+		if ((p == options || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
 int fs_mount_info(const char *path, struct fs_mount *m)
 {
 	char real[PATH_MAX];
@@ -193,6 +232,8 @@ int fs_mount_info(const char *path, struct fs_mount *m)
 	mountinfo_lookup(real, m);
 	if (!m->from_mountinfo)
 		statfs_lookup(real, &st, m);
+	m->journal = strcmp(m->type, "ext4") ? -1 : fs_ext4_journal("/proc/fs/jbd2", m->dev);
+	m->discard = has_option(m->options, "discard") || has_option(m->super_options, "discard");
 	return 0;
 }
 

@@ -19,6 +19,12 @@ struct fs_mount {
 	 * came from statfs(2)'s f_type, options from statvfs(3)'s f_flag and
 	 * the source from /sys/dev/block. */
 	bool from_mountinfo;
+	/* What makes a figure depend on the filesystem's history: for ext4,
+	 * whether it has a journal (1, 0; -1 unknown or not ext4: without
+	 * one, a file created where many were freed in the last minutes is
+	 * slow to allocate); mounted with `discard` (freed blocks trimmed). */
+	int journal;
+	bool discard;
 };
 
 /*
@@ -27,6 +33,12 @@ struct fs_mount {
  * "unknown" then).
  */
 int fs_mount_info(const char *path, struct fs_mount *m);
+/*
+ * Does the ext4 on device dev ("major:minor") have a journal? 1 when
+ * jbd2_dir (/proc/fs/jbd2) has an entry for the device, 0 when it has
+ * none, -1 when the directory cannot be read.
+ */
+int fs_ext4_journal(const char *jbd2_dir, const char *dev);
 /* fs_mount_info's type alone: "ext4", "tmpfs", "btrfs"; "unknown". */
 int fs_type_name(const char *path, char *out, size_t n);
 /* The name of a statfs(2) f_type ("xfs"; ext2/3/4 share one: "ext4"), or

@@ -98,7 +98,7 @@ const struct copy_strategy strategy_copy_file_range = {
 	.name = "copy_file_range",
 	.description = "copy_file_range(2) with explicit offsets in rounds of at most 1 GiB",
 	.syscalls = "copy_file_range",
-	.flags = STRATEGY_RANGE,
+	.flags = STRATEGY_RANGE | STRATEGY_TREE_DEFAULT,
 	.probe = copy_file_range_probe,
 	.copy = copy_file_range_copy,
 };

@@ -66,6 +66,6 @@ const struct copy_strategy strategy_readwrite = {
 	.name = "readwrite",
 	.description = "pread(2)/pwrite(2) loop through one reused page-aligned buffer",
 	.syscalls = "pread64,pwrite64,fadvise64",
-	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE,
+	.flags = STRATEGY_BUFFERED | STRATEGY_RANGE | STRATEGY_TREE_DEFAULT,
 	.copy = readwrite_copy,
 };

@@ -55,6 +55,6 @@ const struct copy_strategy strategy_sendfile = {
 	.name = "sendfile",
 	.description = "sendfile(2) file to file with an explicit source offset",
 	.syscalls = "lseek,sendfile",
-	.flags = STRATEGY_RANGE,
+	.flags = STRATEGY_RANGE | STRATEGY_TREE_DEFAULT,
 	.copy = sendfile_copy,
 };

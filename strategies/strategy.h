@@ -72,6 +72,10 @@ enum strategy_flags {
 	STRATEGY_MULTI_CPU = 1u << 7,
 	STRATEGY_THREADS = 1u << 8,	/* honours job->threads */
 	STRATEGY_QUEUE_DEPTH = 1u << 9,	/* honours job->queue_depth */
+	/* Runs in a tree by default (without --strategy or --all): its
+	 * per-file technique is one the tree rows must show, where the
+	 * others repeat it with more set-up a file (docs/tree.md). */
+	STRATEGY_TREE_DEFAULT = 1u << 10,
 };
 
 /*

@@ -189,7 +189,7 @@ static void tree_remove_output(const struct case_spec *c, const char *dst)
 const struct workload workload_tree = {
 	.name = "tree",
 	.description = "a folder of many files to a new folder, file by file with each strategy or with a tree method",
-	.flags = WORKLOAD_TREE | WORKLOAD_COMMANDS,
+	.flags = WORKLOAD_TREE | WORKLOAD_COMMANDS | WORKLOAD_KEEP_OUTPUTS,
 	.default_dataset = DATASET_TREE,
 	.default_size = 4096,
 	.default_files = 500,

@@ -114,6 +114,14 @@ enum workload_flags {
 	 * the source is one). `--command` rows run for it, timed as whole
 	 * processes by the harness; verify() judges their output. */
 	WORKLOAD_COMMANDS = 1u << 8,
+	/*
+	 * Its output is many files, whose removal changes where the next run's
+	 * files are allocated (ext4 without a journal scans past every inode
+	 * freed in the last minutes: docs/tree.md). With `--destination fresh`
+	 * (the default) the harness keeps each verified output until the
+	 * invocation ends, so no run writes where an earlier one was freed.
+	 */
+	WORKLOAD_KEEP_OUTPUTS = 1u << 9,
 };
 
 /* What a limit row bounds (WORKLOAD_LIMITS variants). */

@@ -338,12 +338,15 @@ static void show_plan(const struct runner *r, const char *results)
 	char noise[512];
 
 	size_t unavailable = 0;
+	bool keeps = false;
 	const char *const exports[] = { r->o->export_json, r->o->export_csv, r->o->export_markdown };
 	uint64_t to_make, biggest;
 	char a[32], b[32], runs[96];
 
-	for (size_t i = 0; i < r->ncases; i++)
+	for (size_t i = 0; i < r->ncases; i++) {
 		unavailable += r->cases[i].state == CASE_UNAVAILABLE;
+		keeps |= r->cases[i].state != CASE_UNAVAILABLE && runner_keeps_output(r, &r->cases[i]);
+	}
 	space_needed(r, &to_make, &biggest);
 	approx_size(to_make, a, sizeof(a));
 	approx_size(biggest, b, sizeof(b));
@@ -352,11 +355,15 @@ static void show_plan(const struct runner *r, const char *results)
 		      r->ncases, unavailable, runs);
 	warn_ungateable(r);
 	if (r->o->source)
-		progress_line(&r->progress, "bench: source %s (%s), one output of up to %s at a time in %s",
-			      r->datasets[0].path, b, b, r->o->dir);
+		progress_line(&r->progress, "bench: source %s (%s), %s of up to %s%s in %s",
+			      r->datasets[0].path, b, keeps ? "outputs" : "one output", b,
+			      keeps ? "" : " at a time", r->o->dir);
 	else
-		progress_line(&r->progress, "bench: datasets in %s (%s to make), one output of up to %s at a time there",
-			      r->o->dir, to_make ? a : "nothing", b);
+		progress_line(&r->progress, "bench: datasets in %s (%s to make), %s of up to %s%s there",
+			      r->o->dir, to_make ? a : "nothing", keeps ? "outputs" : "one output", b,
+			      keeps ? "" : " at a time");
+	if (keeps)
+		progress_line(&r->progress, "bench: tree outputs are kept until the end while the filesystem has room (--destination fresh: no run writes where one was just removed)");
 	progress_line(&r->progress, "bench: results to %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)",
 		      results);
 	if (meta_build_note())

@@ -32,7 +32,7 @@
 
 static bool is_folder(int fd);
 static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_caches,
-		      double *pct);
+		      struct cache_report *rep);
 
 const char *cache_mode_name(enum cache_mode m)
 {
@@ -107,8 +107,13 @@ int cache_residency(const char *path, double *resident_pct)
 
 	if (fd < 0)
 		return -errno;
-	if (is_folder(fd))
-		return tree_cache(fd, CACHE_WARM, false, false, resident_pct);
+	if (is_folder(fd)) {
+		struct cache_report rep;
+
+		err = tree_cache(fd, CACHE_WARM, false, false, &rep);
+		*resident_pct = rep.resident_pct;
+		return err;
+	}
 	err = residency_fd(fd, resident_pct);
 	close(fd);
 	return err;
@@ -132,18 +137,28 @@ static int read_through(int fd)
 	return err;
 }
 
-/* what: "1" the page cache, "3" folders and inodes too. */
-static void drop_all_caches(const char *what)
+/* what: "1" the page cache, "3" folders and inodes too. true when the
+ * kernel took the write; false, not root after all or refused: fadvise
+ * already did what it can. */
+static bool drop_all_caches(const char *what)
 {
+	const char *fail = getenv(CACHE_DROP_FAIL_ENV);
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	bool done;
 
 	if (fd < 0)
-		return;
+		return false;
 	sync();
-	if (write(fd, what, 1) < 0) {
-		/* not root after all: fadvise already did what it can */
-	}
+	done = !(fail && !strcmp(fail, "1")) && write(fd, what, 1) == 1;
 	close(fd);
+	return done;
+}
+
+const char *cache_metadata_name(enum cache_metadata m)
+{
+	static const char *const names[] = { "", "cached", "dropped", "unknown" };
+
+	return names[m];
 }
 
 /* ------------------------------------------------------------------ */
@@ -154,6 +169,7 @@ struct tree_cache {
 	enum cache_mode mode;
 	bool set;		/* set the state, or only measure it */
 	uint64_t resident, pages;
+	double file_max_pct;	/* the most resident file's share */
 };
 
 /*
@@ -196,7 +212,21 @@ static int tree_cache_file(struct tree_cache *t, int fd)
 	}
 	t->resident += resident;
 	t->pages += pages;
+	if (pages && 100.0 * (double)resident / (double)pages > t->file_max_pct)
+		t->file_max_pct = 100.0 * (double)resident / (double)pages;
 	return err;
+}
+
+/* An entry's type; where the filesystem leaves it DT_UNKNOWN, fstatat's. */
+static unsigned char entry_type(int dfd, const struct dirent *e)
+{
+	struct stat st;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type;
+	if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
 }
 
 /* Every entry of the folder dfd (closed here), depth first. */
@@ -212,17 +242,18 @@ static int tree_cache_dir(struct tree_cache *t, int dfd)
 		return err;
 	}
 	while (!err && (e = readdir(dir))) {
+		unsigned char type = entry_type(dirfd(dir), e);
 		int fd;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (e->d_type != DT_REG && e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+		    (type != DT_REG && type != DT_DIR))
 			continue;
 		fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
 			err = -errno;
 			break;
 		}
-		if (e->d_type == DT_DIR) {
+		if (type == DT_DIR) {
 			err = tree_cache_dir(t, fd);
 			continue;
 		}
@@ -240,7 +271,7 @@ static int tree_cache_dir(struct tree_cache *t, int dfd)
  * drop can only lower the figure.
  */
 static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_caches,
-		      double *pct)
+		      struct cache_report *rep)
 {
 	struct tree_cache t = { .mode = mode, .set = set };
 	int err;
@@ -249,9 +280,13 @@ static int tree_cache(int fd, enum cache_mode mode, bool set, bool use_drop_cach
 		syncfs(fd);	/* one writeback for all, not an fdatasync a file */
 	err = tree_cache_dir(&t, fd);
 
+	/* only measured: what happened to them is not known here */
+	rep->metadata = set ? METADATA_CACHED : METADATA_UNKNOWN;
 	if (!err && set && mode == CACHE_COLD && use_drop_caches && geteuid() == 0)
-		drop_all_caches("3");	/* folders and inodes too */
-	*pct = t.pages ? 100.0 * (double)t.resident / (double)t.pages : 100.0;
+		/* folders and inodes too */
+		rep->metadata = drop_all_caches("3") ? METADATA_DROPPED : METADATA_CACHED;
+	rep->resident_pct = t.pages ? 100.0 * (double)t.resident / (double)t.pages : 100.0;
+	rep->file_resident_max_pct = t.file_max_pct;
 	return err;
 }
 
@@ -265,13 +300,25 @@ static bool is_folder(int fd)
 int cache_set(const char *path, enum cache_mode mode, bool use_drop_caches,
 	      double *resident_pct)
 {
+	struct cache_report rep;
+	int err = cache_set_report(path, mode, use_drop_caches, &rep);
+
+	*resident_pct = rep.resident_pct;
+	return err;
+}
+
+int cache_set_report(const char *path, enum cache_mode mode, bool use_drop_caches,
+		     struct cache_report *rep)
+{
+	double *resident_pct = &rep->resident_pct;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int err;
 
+	memset(rep, 0, sizeof(*rep));
 	if (fd < 0)
 		return -errno;
 	if (is_folder(fd))
-		return tree_cache(fd, mode, true, use_drop_caches, resident_pct);
+		return tree_cache(fd, mode, true, use_drop_caches, rep);
 	if (mode == CACHE_WARM) {
 		/* Reading costs time; skip it when everything is resident. */
 		err = residency_fd(fd, resident_pct);

@@ -16,6 +16,7 @@
 #define AB CLI_ON(CMD_AB)
 
 static const char *const cache_modes[] = { "warm", "cold", "both", NULL };
+static const char *const destinations[] = { "fresh", "reused", NULL };
 static const char *const syscall_modes[] = { "auto", "perf", "ptrace", "off", NULL };
 static const char *const run_formats[] = { "table", "csv", "json", NULL };
 static const char *const list_formats[] = { "table", "json", NULL };
@@ -36,8 +37,9 @@ const struct cli_option cli_options[] = {
 	  "copy, split, transform, tree", RUN), .group = GROUP_WHAT, .complete = COMPLETE_WORKLOAD },
 	{ OPTION(OPT_STRATEGY, "strategy", 0, ARG_NAMES, "LIST", "all available",
 	  "strategies, channels (transform) or tree methods (tree: uring, pool,\n"
-	  "inode-order); bench list shows them all. --workload and --strategy take all,\n"
-	  "patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
+	  "inode-order; a tree runs its methods, readwrite, copy_file_range and\n"
+	  "sendfile by default); bench list shows them all. --workload and --strategy\n"
+	  "take all, patterns and exclusions, the last match deciding: 'all,-lines', 'splice*'",
 	  RUN), .group = GROUP_WHAT, .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_SOURCE, "source", 0, ARG_STRING, "FILE|DIR", NULL,
 	  "time the copy workload on your own FILE (hashed first; the run is\n"
@@ -94,6 +96,11 @@ const struct cli_option cli_options[] = {
 	  "warm, cold or both; cold evicts the source with fdatasync +\n"
 	  "POSIX_FADV_DONTNEED and checks it with mincore",
 	  RUN), .group = GROUP_HOW, .choices = cache_modes, .complete = COMPLETE_CHOICES },
+	{ OPTION(OPT_DESTINATION, "destination", 0, ARG_CHOICE, "STATE", "fresh",
+	  "fresh or reused: where a tree's output is written; fresh keeps\n"
+	  "every output until the end, so no run writes where an earlier\n"
+	  "one was just freed; reused removes each right after its run",
+	  RUN), .group = GROUP_HOW, .choices = destinations, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_DROP_CACHES, "drop-caches", 0, ARG_NONE, NULL, NULL,
 	  "cold also writes /proc/sys/vm/drop_caches (root only); for a tree\n"
 	  "its folders and inodes go too, after the files are checked",

@@ -137,6 +137,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 		o->cache_warm = v->choice != 1;
 		o->cache_cold = v->choice != 0;
 		break;
+	case OPT_DESTINATION: o->destination_reused = v->choice == 1; break;
 	case OPT_SYSCALLS: o->syscount = (enum syscount_method)v->choice; break;
 	case OPT_FORMAT: o->format = (enum out_format)v->choice; break;
 	case OPT_COMPLETION: o->completion = true; break;

@@ -44,6 +44,11 @@ struct bench_opts {
 	unsigned warmup;
 	bool cache_warm, cache_cold;
 	bool drop_caches;
+	/* --destination reused: a tree's output is removed right after its
+	 * run, so the next run writes where it was freed (the state of a
+	 * filesystem that just lost many files); default fresh: kept until
+	 * the invocation ends (WORKLOAD_KEEP_OUTPUTS). */
+	bool destination_reused;
 	bool fsync;
 	struct bench_command commands[OPT_LIST_MAX];	/* --command rows */
 	size_t ncommands;

@@ -206,6 +206,37 @@ static void get_status(const struct col_row *x, struct col_value *v)
 	v->s = v->buf;
 }
 
+/* The destination of the case's counted runs: one state, or `mixed`. */
+static void get_case_destination(const struct col_row *x, struct col_value *v)
+{
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < x->c->nruns; i++)
+		if (!x->c->runs[i].retried)
+			seen |= 1u << x->c->runs[i].destination;
+	seen &= ~(1u << DESTINATION_NONE);
+	if (seen == (1u << DESTINATION_FRESH) || seen == (1u << DESTINATION_REUSED))
+		v->s = destination_name(seen == (1u << DESTINATION_FRESH) ? DESTINATION_FRESH :
+					DESTINATION_REUSED);
+	else
+		v->s = seen ? "mixed" : "";
+}
+
+/* The folders and inodes of the case's counted runs: one state, or `mixed`. */
+static void get_case_metadata(const struct col_row *x, struct col_value *v)
+{
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < x->c->nruns; i++)
+		if (!x->c->runs[i].retried)
+			seen |= 1u << x->c->runs[i].metadata;
+	seen &= ~(1u << METADATA_NONE);
+	if (seen && !(seen & (seen - 1)))
+		v->s = cache_metadata_name((enum cache_metadata)__builtin_ctz(seen));
+	else
+		v->s = seen ? "mixed" : "";
+}
+
 static void get_counting_rep(const struct col_row *x, struct col_value *v)
 {
 	(void)x;
@@ -276,7 +307,7 @@ static const struct column summary_cols[] = {
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
 	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
-	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the page-cache copies too, which it never paces", .get = get_ratio },
+	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the fastest `command` row of the group instead: both clocks time a whole process", .get = get_ratio },
 	{ "rank", COL_U64, 0, true, ROLE_MEASURE, "", "place by median among the rows ranked together (the page-cache copies of a group, or its limit rows), 1 = fastest; empty for rows not ranked", .get = get_rank },
 	{ "tied", COL_U64, 0, true, ROLE_MEASURE, "", "1 when the row's median interval overlaps the interval of the row ranked just above or below it (or either has none): their order is not settled; the table marks it `=`; empty for rows not ranked", .get = get_tied },
 	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`, `command` (a `--command`: a whole process, its start-up inside the clock)", .get = get_class },
@@ -286,12 +317,14 @@ static const struct column summary_cols[] = {
 	{ "syscalls_per_file", COL_DBL, 3, true, ROLE_MEASURE, "", "tree: syscalls of the counting run / files; empty for the other workloads", .get = get_syscalls_per_file },
 	{ "user_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median user CPU time inside the clock (runs.csv)", SUM(user_ns) },
 	{ "sys_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "median system CPU time inside the clock (runs.csv)", SUM(sys_ns) },
-	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits): a like one, of one stream for a single-stream copy; empty without one", .get = get_pct_of_limit },
+	{ "pct_of_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "MiB/s against the limit row that bounds the row (`limit_row`; see Ranking and limits): a like one, of one stream for a single-stream copy; empty without one, and for a `command` row (the limit rows time the work alone, not a process around it)", .get = get_pct_of_limit },
 	{ "limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the limit row pct_of_limit divides by: `memcpy`, `memcpy-movsb`, `memcpy-mt`, `device-read`, `device-read-mt` or `device-direct`", .get = get_limit_row },
 	{ "pct_of_concurrent_limit", COL_DBL, 1, true, ROLE_MEASURE, "%", "a single-stream copy: MiB/s against the concurrent limit row (`concurrent_limit_row`) when several streams are the fastest way to that resource here; empty otherwise (and for concurrent copies, whose pct_of_limit already counts it)", .get = get_pct_of_concurrent },
 	{ "concurrent_limit_row", COL_STR, 0, true, ROLE_MEASURE, "", "the row pct_of_concurrent_limit divides by: `memcpy-mt` or `device-read-mt`", .get = get_concurrent_row },
 	{ "status", COL_STR, 0, false, ROLE_MEASURE, "", "`ok`, `failed: <reason>` or `unavailable: <reason>`", .get = get_status },
 	{ "shared_extents", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when a verified output shared extents with another file: cloned, not copied (see below)", CASE(shared_extents) },
+	{ "metadata", COL_STR, 0, false, ROLE_MEASURE, "", "tree: its folders and inodes when the counted runs began (runs.csv `metadata`): `cached`, `dropped`, or `mixed` when they differed; empty for the other workloads", .get = get_case_metadata },
+	{ "destination", COL_STR, 0, false, ROLE_MEASURE, "", "tree: the destination of the counted runs (runs.csv `destination`): `fresh`, `reused`, or `mixed` when kept outputs were removed for room between them; empty for the other workloads", .get = get_case_destination },
 	{ "modes", COL_U64, 0, true, ROLE_MEASURE, "", "2 when the counted runs' wall times fall into two modes (see below: then the median lies in whichever mode has more runs), else 1; empty without counted runs", .get = get_modes },
 	{ "mode_fast_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the faster mode; empty otherwise", .get = get_mode_fast_ns },
 	{ "mode_slow_ns", COL_DBL, 0, true, ROLE_MEASURE, "ns", "two modes: the median wall time of the slower mode; empty otherwise", .get = get_mode_slow_ns },

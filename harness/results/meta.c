@@ -140,6 +140,11 @@ static void meta_filesystem(struct json_out *j, const struct sysinfo_env *e)
 	json_kv_str(j, "super_options", e->fs.super_options);
 	json_kv_str(j, "dev", e->fs.dev);
 	json_kv_str(j, "from", e->fs.from_mountinfo ? "mountinfo" : "statfs");
+	if (e->fs.journal < 0)
+		json_kv_null(j, "journal");
+	else
+		json_kv_bool(j, "journal", e->fs.journal);
+	json_kv_bool(j, "discard", e->fs.discard);
 	json_end(j);
 }
 

@@ -248,11 +248,15 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 
 	s->pct_of_limit = s->pct_of_concurrent = -1;
 	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT || s->cls == CLASS_COMMAND) {
-		/* a command is set beside the page-cache copies, never their pace */
-		pace = group_pace(r, sums, i, s->cls == CLASS_COMMAND ? CLASS_PAGE_CACHE : s->cls);
+		/* like with like: a command (a whole process, its start-up in
+		 * the clock) against the fastest command, a copy against the
+		 * fastest copy */
+		pace = group_pace(r, sums, i, s->cls);
 		s->ratio = pace > 0 && s->st.median > 0 ? s->st.median / pace : 0;
 	}
-	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE)
+	/* the limit rows time the work alone, not a process around it */
+	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE ||
+	    s->cls == CLASS_COMMAND)
 		return;
 	if (bound_of(c) == LIMIT_NONE)
 		return;

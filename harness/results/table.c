@@ -112,9 +112,44 @@ static size_t runs_over_threshold(const struct bench_case *c)
 	return k;
 }
 
+static void row_note_one(const struct bench_case *c, const struct case_summary *s,
+			 char *out, size_t n);
+
+/* Counted runs that wrote where bench had just removed an earlier output. */
+static size_t runs_reused(const struct bench_case *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nruns; i++)
+		k += c->runs[i].verified && !c->runs[i].retried &&
+		     c->runs[i].destination == DESTINATION_REUSED;
+	return k;
+}
+
+/* A row some of whose runs wrote where many files were just freed says so
+ * after its other note. */
+static void note_reused(const struct bench_case *c, const struct case_summary *s,
+			char *out, size_t n)
+{
+	size_t reused = runs_reused(c), len = strlen(out);
+
+	if (reused && len < n)
+		snprintf(out + len, n - len, "%s%zu/%zu runs into just-freed files (reused)",
+			 len ? "; " : "  ", reused, s->counted);
+}
+
 /* What the row's figures are not, said at its end. */
 static void row_note(const struct bench_case *c, const struct case_summary *s,
 		     char *out, size_t n)
+{
+	out[0] = '\0';
+	row_note_one(c, s, out, n);
+	note_reused(c, s, out, n);
+}
+
+/* The first thing the row's figures are not. */
+static void row_note_one(const struct bench_case *c, const struct case_summary *s,
+			 char *out, size_t n)
 {
 	size_t over = runs_over_threshold(c);
 
@@ -287,7 +322,7 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 
 		if (sk->cls == CLASS_COMMAND &&
 		    (k == 0 || sums[rows[k - 1].i].cls != CLASS_COMMAND))
-			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, not ranked\n");
+			fprintf(f, "  commands: whole processes (fork, exec, start-up, exit inside the clock), set beside the copies, xfastest against the fastest command\n");
 		else if (!ranked(sk) && sk->cls != CLASS_COMMAND &&
 			 (k == 0 || ranked(&sums[rows[k - 1].i]) ||
 			  sums[rows[k - 1].i].cls == CLASS_COMMAND))
@@ -404,6 +439,23 @@ int report_table_order(const struct runner *r, const struct case_summary *sums, 
 	return err;
 }
 
+/*
+ * The facts of the filesystem under test that make a figure depend on what
+ * happened on it before (docs/tree.md "The destination").
+ */
+static void print_fs_history(FILE *f, const struct runner *r)
+{
+	const struct fs_mount *m = &r->env.fs;
+
+	if (m->journal == 0)
+		fprintf(f, "history: %s has no journal: creating files where many were freed in the last minutes is slow; %s\n",
+			m->type, r->o->destination_reused ?
+			"each tree run writes where the previous one was freed (--destination reused)" :
+			"tree outputs are kept until the end (--destination fresh)");
+	if (m->discard)
+		fprintf(f, "history: mounted with discard: the blocks of removed outputs are trimmed in the background, perhaps inside a later run\n");
+}
+
 void report_print_table(FILE *f, const struct runner *r, const struct case_summary *sums)
 {
 	struct row_ref *rows = calloc(r->ncases, sizeof(*rows));
@@ -413,6 +465,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 		goto out_free;
 	fprintf(f, "copybench on %s · %s · %s under test · %s\n", r->env.host,
 		r->env.kernel, r->env.fs_type, r->env.cpu_model);
+	print_fs_history(f, r);
 	print_first_touch(f, &r->env.machine.first_touch);
 	for (size_t i = 0; i < r->ncases; i++) {
 		if (done[i] || r->cases[i].state == CASE_UNAVAILABLE)

@@ -14,6 +14,16 @@
 #include "sysinfo.h"
 #include "workload.h"
 
+/* What the destination was when a run began (runner_destination). */
+enum destination_state {
+	DESTINATION_NONE,	/* an output of one file: not tracked */
+	DESTINATION_FRESH,	/* nothing freed there since the previous run */
+	DESTINATION_REUSED,	/* an output of many files freed there just before */
+};
+
+/* "", "fresh" or "reused". */
+const char *destination_name(enum destination_state d);
+
 /* One measured execution of a case. */
 struct run_result {
 	unsigned rep;		/* 1..N */
@@ -45,6 +55,11 @@ struct run_result {
 	bool outlier;		/* far from the case's median (robust z > 3.5) */
 	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;
+	enum destination_state destination;
+	/* A tree's folders and inodes when the run began (cache_set_report),
+	 * and its most resident file's share of pages; -1 for a file. */
+	enum cache_metadata metadata;
+	double file_resident_max_pct;
 };
 
 /*
@@ -76,8 +91,9 @@ struct bench_case {
 	/* Planned on less input than asked: a per-line case of the default
 	 * transform matrix, whose MiB/s does not depend on size (plan.c). */
 	bool size_capped;
-	/* A cold tree case without --drop-caches as root: its files are
-	 * evicted, its folders and inodes stay cached (said in the table). */
+	/* A cold tree case one of whose runs began with its folders and
+	 * inodes cached (no drop asked, not root, or the drop_caches write
+	 * refused): its files were evicted, not its metadata (the table says). */
 	bool metadata_cached;
 };
 

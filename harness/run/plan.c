@@ -99,8 +99,6 @@ static int plan_add_modes(struct runner *r, size_t *cap, const struct bench_case
 		c = &r->cases[r->ncases++];
 		*c = *proto;
 		c->cache = m ? CACHE_COLD : CACHE_WARM;
-		c->metadata_cached = m && proto->spec.files &&
-				     !(r->o->drop_caches && geteuid() == 0);
 		c->spec.ds = plan_dataset(r, proto->spec.ds->kind,
 					  proto->spec.files ? proto->spec.file_size : proto->spec.size,
 					  proto->spec.files, r->o->seed);
@@ -160,13 +158,17 @@ static int plan_strategy_cases(struct runner *r, size_t *cap, struct bench_case 
 }
 
 /* Does s take part in wl? Selected strategies (test-only ones only when
- * named in full); a workload of ranges needs strategies that copy at offsets. */
+ * named in full; in a tree, without a selection or --all, those marked
+ * STRATEGY_TREE_DEFAULT); a workload of ranges needs strategies that copy
+ * at offsets. */
 static bool strategy_fits(const struct workload *wl, const struct copy_strategy *s,
-			  const struct str_list *want)
+			  const struct bench_opts *o)
 {
 	bool hidden = s->flags & STRATEGY_TEST_ONLY;
+	bool by_default = !hidden && (o->all || !(wl->flags & WORKLOAD_TREE) ||
+				      (s->flags & STRATEGY_TREE_DEFAULT));
 
-	if (!select_wants(want, s->name, hidden, !hidden))
+	if (!select_wants(&o->strategies, s->name, hidden, by_default))
 		return false;
 	return !(wl->flags & WORKLOAD_RANGES) || (s->flags & STRATEGY_RANGE);
 }
@@ -383,7 +385,7 @@ static int plan_workload(struct runner *r, size_t *cap, struct bench_case *proto
 		return err;
 	}
 	for (size_t i = 0; i < strategy_count && !err; i++)
-		if (strategy_fits(wl, strategy_table[i], want))
+		if (strategy_fits(wl, strategy_table[i], r->o))
 			err = plan_strategy_cases(r, cap, proto, strategy_table[i]);
 	for (size_t i = 0; i < r->o->ncommands && !err && (wl->flags & WORKLOAD_COMMANDS); i++)
 		err = plan_command_case(r, cap, proto, &r->o->commands[i]);
@@ -654,6 +656,17 @@ static bool workload_named(const struct bench_opts *o, const struct workload *wl
 	return false;
 }
 
+/* Does the list `want` pick s for wl (without the tree's default set)? */
+static bool strategy_picked(const struct workload *wl, const struct copy_strategy *s,
+			    const struct str_list *want)
+{
+	bool hidden = s->flags & STRATEGY_TEST_ONLY;
+
+	if (!select_wants(want, s->name, hidden, !hidden))
+		return false;
+	return !(wl->flags & WORKLOAD_RANGES) || (s->flags & STRATEGY_RANGE);
+}
+
 /* Does --strategy pick something workload wl runs? */
 static bool strategies_fit(const struct str_list *want, const struct workload *wl)
 {
@@ -667,7 +680,7 @@ static bool strategies_fit(const struct str_list *want, const struct workload *w
 		return false;
 	}
 	for (size_t i = 0; i < strategy_count; i++)
-		if (strategy_fits(wl, strategy_table[i], want))
+		if (strategy_picked(wl, strategy_table[i], want))
 			return true;
 	return false;
 }

@@ -65,6 +65,22 @@ static void get_disturbed(const struct col_row *x, struct col_value *v)
 	v->s = v->buf;
 }
 
+static void get_destination(const struct col_row *x, struct col_value *v)
+{
+	v->s = destination_name(x->run->destination);
+}
+
+static void get_metadata(const struct col_row *x, struct col_value *v)
+{
+	v->s = cache_metadata_name(x->run->metadata);
+}
+
+static void get_file_resident_max(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->run->file_resident_max_pct < 0;
+	v->d = x->run->file_resident_max_pct;
+}
+
 const struct column run_columns[] = {
 	{ "rep", COL_U64, 0, false, ROLE_MEASURE, "", "the run's number, 1 to N", RUN(rep) },
 	{ "wall_ns", COL_U64, 0, false, ROLE_MEASURE, "ns", "wall-clock time of the timed region", RUN(wall_ns) },
@@ -77,6 +93,8 @@ const struct column run_columns[] = {
 	{ "nvcsw", COL_I64, 0, false, ROLE_MEASURE, "", "voluntary context switches of the run's child inside the clock", RUN(nvcsw) },
 	{ "nivcsw", COL_I64, 0, false, ROLE_MEASURE, "", "involuntary context switches of the run's child inside the clock", RUN(nivcsw) },
 	{ "resident_pct", COL_DBL, 1, false, ROLE_MEASURE, "%", "share of the source in the page cache just before the run (mincore)", RUN(resident_pct) },
+	{ "file_resident_max_pct", COL_DBL, 1, true, ROLE_MEASURE, "%", "tree: the largest share of one file's pages in the page cache just before the run (resident_pct is all files together); empty for a file", .get = get_file_resident_max },
+	{ "metadata", COL_STR, 0, false, ROLE_MEASURE, "", "tree: its folders and inodes when the run began, from what happened: `cached` (warm, cold without a drop, or a drop_caches write the kernel refused), `dropped` (drop_caches 3 written after the check: `--drop-caches` as root); empty for a file", .get = get_metadata },
 	{ "verified", COL_BOOL, 0, false, ROLE_MEASURE, "", "1 when the output was checked and right", RUN(verified) },
 	{ "syscalls", COL_U64, 0, true, ROLE_MEASURE, "", "total system calls of the case's counting run (empty when counting was unavailable)", .get = col_get_syscalls },
 	{ "seq", COL_U64, 0, false, ROLE_MEASURE, "", "the run's place in the order all runs of the invocation ran in (counting and warm-up runs included)", RUN(seq) },
@@ -93,6 +111,7 @@ const struct column run_columns[] = {
 	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes that took over 10 % of the run's window (docs/noise.md): `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
 	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
 	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
+	{ "destination", COL_STR, 0, false, ROLE_MEASURE, "", "a tree's destination when the run began: `fresh` (nothing freed there since the previous run: bench keeps the outputs until the end) or `reused` (bench had just removed an earlier output of many files there: `--destination reused`, or kept outputs removed for room); empty for an output of one file", .get = get_destination },
 	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
 	{ "fixed_buffers", COL_BOOL, 0, true, ROLE_MEASURE, "", "io_uring: 1 when its buffers were registered (READ_FIXED/WRITE_FIXED) in this run, 0 when registering failed and it used plain ones; empty for other strategies", .get = get_fixed_buffers },
 };

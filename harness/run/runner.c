@@ -149,15 +149,22 @@ static int cache_unreachable(struct bench_case *c, double pct)
  * pages were lost; a state that cannot be reached makes the case
  * unavailable, never a run recorded in the wrong state.
  */
-static int prepare_cache(struct runner *r, struct bench_case *c, double *pct)
+static int prepare_cache(struct runner *r, struct bench_case *c, struct run_result *res)
 {
 	int attempts = c->cache == CACHE_WARM ? WARM_ATTEMPTS : 1, err = 0;
+	double *pct = &res->resident_pct;
+	struct cache_report rep;
 
 	for (int i = 0; i < attempts; i++) {
-		err = cache_set(c->spec.ds->path, c->cache, r->o->drop_caches, pct);
+		err = cache_set_report(c->spec.ds->path, c->cache, r->o->drop_caches, &rep);
+		*pct = rep.resident_pct;
 		if (err || cache_state_ok(c->cache, *pct))
 			break;
 	}
+	res->metadata = rep.metadata;
+	res->file_resident_max_pct = c->spec.files ? rep.file_resident_max_pct : -1;
+	if (c->cache == CACHE_COLD && rep.metadata == METADATA_CACHED)
+		c->metadata_cached = true;
 	if (err) {
 		snprintf(c->why, sizeof(c->why), "cannot set the %s cache state: %s",
 			 cache_mode_name(c->cache), strerror(-err));
@@ -303,6 +310,22 @@ static int command_resolve(struct bench_case *c)
 
 /* A page shared with the child, where a command row's child writes the
  * process group it starts; NULL for the other rows. */
+/*
+ * After a run: a verified output bench keeps (--destination fresh) stays
+ * until the work directory goes; any other is removed now, and when it was
+ * many files, the next run in outdir writes where they were freed.
+ */
+static void remove_or_keep_output(struct runner *r, const struct bench_case *c,
+				  const struct run_result *res, const char *outdir,
+				  const char *dst)
+{
+	if (res->verified && runner_keeps_output(r, c))
+		return;
+	c->spec.wl->remove_output(&c->spec, dst);
+	if (c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS)
+		runner_note_freed(r, outdir);
+}
+
 static volatile int *command_group_page(const struct bench_case *c)
 {
 	void *p;
@@ -324,13 +347,16 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	struct disturb_probe start, end;
 	struct cost_stamps cs = { .start = runner_now_ns() };
 	struct child_result ch;
+	const char *outdir = c->workdir ? c->workdir : r->workdir;
 	char dst[PATH_MAX + 32];
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	err = command_resolve(c);
 	if (!err)
-		err = prepare_cache(r, c, &res->resident_pct);
+		runner_make_room(r, c, outdir);
+	if (!err)
+		err = prepare_cache(r, c, res);
 	if (err)
 		return err;
 	cs.cached = runner_now_ns();
@@ -338,7 +364,8 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	cs.settled = runner_now_ns();
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
-	snprintf(dst, sizeof(dst), "%s/out-%u", c->workdir ? c->workdir : r->workdir, res->seq);
+	res->destination = runner_destination(r, c, outdir);
+	snprintf(dst, sizeof(dst), "%s/out-%u", outdir, res->seq);
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 		.facts = { .fixed_buffers = -1 },
@@ -375,10 +402,11 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
+	runner_log_inodes(res->seq, dst);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:
-	c->spec.wl->remove_output(&c->spec, dst);
+	remove_or_keep_output(r, c, res, outdir, dst);
 	if (w.cmd.group)
 		munmap((void *)w.cmd.group, sizeof(int));
 	cs.removed = runner_now_ns();

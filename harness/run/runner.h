@@ -45,6 +45,9 @@ struct runner {
 					 * unavailable list (bench --fs) */
 	struct costs costs;		/* where the time went */
 	struct estimate est;		/* what a run costs here (estimate.h) */
+	/* The work directory where bench removed an output of many files
+	 * since the last run began; "" none (runner_destination). */
+	char freed_in[PATH_MAX];
 };
 
 /*
@@ -83,5 +86,14 @@ int runner_make_workdir(struct runner *r, const char *dir);
 int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(const char *path));
 /* Removes the work directory and everything in it. */
 void runner_remove_workdir(struct runner *r);
+
+/* The destination's state (workdir.c, docs/tree.md "The destination"). */
+#define DESTINATION_TEST_ENV "COPYBENCH_TEST_INODES"
+bool runner_keeps_output(const struct runner *r, const struct bench_case *c);
+void runner_make_room(struct runner *r, const struct bench_case *c, const char *dir);
+void runner_note_freed(struct runner *r, const char *dir);
+enum destination_state runner_destination(struct runner *r, const struct bench_case *c,
+					  const char *dir);
+void runner_log_inodes(unsigned seq, const char *dst);
 
 #endif

@@ -2,9 +2,12 @@
 /*
  * workdir.c - the run's private work directory in --dir, where outputs are
  * made and removed, and the removal of those that runs killed with SIGKILL
- * left behind (only bench's, by name and dead owner).
+ * left behind (only bench's, by name and dead owner); and the state of the
+ * destination: outputs kept until the invocation ends, so that no run writes
+ * where an earlier run's files were just freed (docs/tree.md).
  */
 #include "runner.h"
+#include "treegen.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The work directory carries its owner's pid: work-<pid>-XXXXXX. */
@@ -29,9 +33,6 @@ int runner_make_workdir(struct runner *r, const char *dir)
 	}
 	return 0;
 }
-
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw);
 
 /*
  * Is pid a live process? One killed a moment ago is a zombie until its
@@ -79,7 +80,7 @@ int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(cons
 		    strlen(tail) != 6 || pid <= 0 || pid == (long)getpid() || pid_alive(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (dry || nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0) {
+		if (dry || tree_remove(path) == 0) {
 			count++;
 			if (removed)
 				removed(path);
@@ -89,19 +90,136 @@ int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(cons
 	return count;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 void runner_remove_workdir(struct runner *r)
 {
 	if (!r->workdir[0])
 		return;
-	nftw(r->workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_remove(r->workdir);
 	r->workdir[0] = '\0';
+}
+
+/* ------------------------------------------------ destination -------- */
+
+/* With --destination fresh, a verified output of a WORKLOAD_KEEP_OUTPUTS
+ * workload stays in the work directory until the invocation ends. */
+bool runner_keeps_output(const struct runner *r, const struct bench_case *c)
+{
+	return (c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS) && !r->o->destination_reused;
+}
+
+/*
+ * Room for one more kept output of c in dir: twice its bytes (a 4 KiB
+ * block a file at least) and twice its inodes (a folder for every hundred
+ * files), and a tenth of the filesystem besides. A filesystem that does not
+ * count inodes (f_files 0: btrfs) is judged by its bytes. No answer: no room.
+ */
+static bool room_to_keep(const struct bench_case *c, const char *dir)
+{
+	uint64_t files = c->spec.files + c->spec.files / 100 + 16;
+	uint64_t bytes = c->spec.size + c->spec.files * 4096;
+	struct statvfs sv;
+
+	if (statvfs(dir, &sv))
+		return false;
+	if ((uint64_t)sv.f_bavail * sv.f_frsize < 2 * bytes + (uint64_t)sv.f_blocks * sv.f_frsize / 10)
+		return false;
+	return !sv.f_files || (uint64_t)sv.f_favail >= 2 * files + sv.f_files / 10;
+}
+
+/* Removes every output (out-N) in dir; how many it removed. */
+static unsigned purge_outputs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned count = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (strncmp(e->d_name, "out-", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		tree_remove(path);
+		count++;
+	}
+	closedir(d);
+	return count;
+}
+
+/*
+ * Before a run of c whose output goes to dir: when the outputs kept there
+ * leave no room for one more, they are removed now, and the run is the
+ * first to write where they were freed (runner_destination says so).
+ */
+void runner_make_room(struct runner *r, const struct bench_case *c, const char *dir)
+{
+	if (!runner_keeps_output(r, c) || room_to_keep(c, dir))
+		return;
+	if (purge_outputs(dir))
+		runner_note_freed(r, dir);
+}
+
+/* Bench removed an output of many files in dir since the last run. */
+void runner_note_freed(struct runner *r, const char *dir)
+{
+	snprintf(r->freed_in, sizeof(r->freed_in), "%s", dir);
+}
+
+/*
+ * The destination state of a run of c into dir, from what happened: reused
+ * when bench freed an output of many files in dir since the previous run,
+ * fresh when it did not, none for a workload whose output is one file.
+ * Reading it starts the next run's account.
+ */
+enum destination_state runner_destination(struct runner *r, const struct bench_case *c,
+					  const char *dir)
+{
+	bool freed = !strcmp(r->freed_in, dir);
+
+	r->freed_in[0] = '\0';
+	if (!(c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS))
+		return DESTINATION_NONE;
+	return freed ? DESTINATION_REUSED : DESTINATION_FRESH;
+}
+
+const char *destination_name(enum destination_state d)
+{
+	static const char *const names[] = { "", "fresh", "reused" };
+
+	return names[d];
+}
+
+static FILE *inode_log;
+static unsigned inode_log_seq;
+
+static int log_inode(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)path;
+	(void)flag;
+	if (ftw->level > 0)
+		fprintf(inode_log, "%u %llu\n", inode_log_seq, (unsigned long long)st->st_ino);
+	return 0;
+}
+
+/*
+ * A test hook: with COPYBENCH_TEST_INODES=FILE in the environment, the
+ * inode number of every entry of a verified output is appended to FILE as
+ * "<seq> <inode>" lines, so that a test can see which inodes each run's
+ * output took (tests/cli/tree_destination.sh).
+ */
+void runner_log_inodes(unsigned seq, const char *dst)
+{
+	const char *path = getenv(DESTINATION_TEST_ENV);
+
+	if (!path || !*path)
+		return;
+	inode_log = fopen(path, "a");
+	if (!inode_log)
+		return;
+	inode_log_seq = seq;
+	nftw(dst, log_inode, 16, FTW_PHYS);
+	fclose(inode_log);
+	inode_log = NULL;
 }

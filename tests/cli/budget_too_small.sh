@@ -6,7 +6,8 @@
 # and every case gets at least the minimum. Disturbed runs are rerun only
 # while the budget lasts: with every run disturbed (the test hook), no run
 # that began after the budget was spent is left out, and every case still
-# has exactly the minimum counted. --repeat takes no budget.
+# has at least the minimum counted (more when the machine is quick enough
+# to spend the budget on unsettled ranks). --repeat takes no budget.
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1	# no results/ here: the default rates
 
@@ -34,6 +35,7 @@ late=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["retried"] == 1 && $c["start_ns"] >= 500000000 { n++ } END { print n + 0 }' "$T/r2/runs.csv")
 expect_eq no_rerun_after_budget "$late" 0
 counted=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{ printf "%s %s\n", $c["strategy"], $c["counted_runs"] }' "$T/r2/summary.csv" | sort | tr '\n' ' ')
-expect_eq disturbed_minimum "$counted" "readwrite 6 sendfile 6 "
+	{ printf "%s %s\n", $c["strategy"], ($c["counted_runs"] >= 6 ? "min" : $c["counted_runs"]) }' \
+	"$T/r2/summary.csv" | sort | tr '\n' ' ')
+expect_eq disturbed_minimum "$counted" "readwrite min sendfile min "
 finish

@@ -46,6 +46,9 @@ expect_eq cp_class "$(summary_col cp class)" command
 expect_eq cp_status "$(summary_col cp status)" ok
 expect_eq cp_template "$(summary_col cp command)" "cp {src} {dst}"
 expect_eq cfr_template "$(summary_col copy_file_range command)" ""
+# like with like: the only command row is its own pace, not the copies'
+expect_eq cp_ratio "$(summary_col cp ratio_to_fastest)" 1.000
+expect_eq cfr_ratio "$(summary_col copy_file_range ratio_to_fastest)" 1.000
 # syscall_col NAME SYSCALL COLUMN: COLUMN of row NAME's SYSCALL in syscalls.csv.
 syscall_col() {
 	awk -F, -v s="$1" -v y="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == "syscall") n = i }; next }
@@ -115,4 +118,15 @@ if grep -q '^  direct .*device I/O around the page cache' "$T/.out"; then
 else
 	echo "note: direct is not device I/O here: its heading is not checked"
 fi
+# A command row gets no %limit: the limit rows time the work alone, not a
+# process around it.
+run "$BENCH" --workload copy --strategy copy_file_range --size 64K --repeat 2 --warmup 0 \
+	--syscalls off --dir "$D" --quiet --out "$T/lim" --command cp
+expect_eq limits_rc "$RC" 0
+limit_of() {
+	awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "pct_of_limit") k = i; next }
+		$2 == s { print ($k == "" ? "empty" : "set") }' "$T/lim/summary.csv"
+}
+expect_eq cp_no_limit "$(limit_of cp)" empty
+expect_eq cfr_limit "$(limit_of copy_file_range)" set
 finish

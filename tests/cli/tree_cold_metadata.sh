@@ -41,12 +41,28 @@ cold_walk() {
 	expect_eq "$1_walks" "$((WALKS >= 2))" 1
 }
 
+# metadata NAME FILE: the metadata column of every row of FILE, counted.
+metadata() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "metadata") k = i; next } { print $k }' \
+		"$T/r-$1/$2" | sort | uniq -c | xargs
+}
+
 cold_walk kept
 expect_eq kept_walks_read_nothing "$(grep -cx 0 "$T/read")" "$WALKS"
 expect_eq kept_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
+expect_eq kept_summary "$(metadata kept summary.csv)" "2 cached"
 
 cold_walk dropped --drop-caches
 expect_eq dropped_walks_read_metadata "$(grep -cx 0 "$T/read")" 0
 expect_eq dropped_not_said "$(grep -c 'folders and inodes stay cached' "$T/.out")" 0
+expect_eq dropped_summary "$(metadata dropped summary.csv)" "2 dropped"
+expect_eq dropped_runs "$(metadata dropped runs.csv)" "$(($(wc -l <"$T/r-dropped/runs.csv") - 1)) dropped"
+
+# The kernel refuses the drop_caches write (the test hook): nothing was
+# dropped, and no row may say it was, the command's included.
+COPYBENCH_TEST_DROP_FAIL=1 cold_walk refused --drop-caches
+expect_eq refused_walks_read_nothing "$(grep -cx 0 "$T/read")" "$WALKS"
+expect_eq refused_summary "$(metadata refused summary.csv)" "2 cached"
+expect_eq refused_said "$(grep -c 'files evicted; folders and inodes stay cached' "$T/.out")" 1
 expect_eq nothing_left "$(ls -A "$T/d" 2>/dev/null)" ""
 finish
