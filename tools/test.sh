@@ -12,7 +12,10 @@
 # clears it for every test (tests/CMakeLists.txt) and so does this script for
 # the stages below; the tests of CI mode set it themselves.
 # Tests labelled timing or machine (tests/CMakeLists.txt: their pass depends
-# on time or on the machine's state) run in both suites, like the rest.
+# on time or on the machine's state) run in the release suite; the ASan
+# stage leaves out `machine`, whose fault and cache counts a sanitizer's own
+# shadow memory moves (limit_buffers_not_faulted_per_run failed there in a
+# fresh root twice, on its start-up faults), as it leaves out `large`.
 # Any failure, or a suite in which no test ran, exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +34,7 @@ ctest --preset release --no-tests=error -j"$jobs"
 echo "== asan+ubsan build and tests" >&2
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
-ctest --preset asan --no-tests=error -j"$jobs" -LE "large|layering"
+ctest --preset asan --no-tests=error -j"$jobs" -LE "large|layering|machine"
 
 echo "== fuzzing (libFuzzer, clang)" >&2
 tools/fuzz.sh 20
