@@ -55,17 +55,18 @@ static uint64_t read_written(void)
 	return v;
 }
 
-/* A made-up rate from the environment (disturb.h test hooks); 0 unset. */
-static uint64_t test_rate(const char *name)
+/* A made-up rate from the environment (disturb.h test hooks): true with
+ * *rate set when the variable holds a number, 0 included. */
+static bool test_rate(const char *name, uint64_t *rate)
 {
 	const char *env = getenv(name);
 	char *end;
-	unsigned long long v;
 
+	*rate = 0;
 	if (!env || !*env)
-		return 0;
-	v = strtoull(env, &end, 10);
-	return *end ? 0 : v;
+		return false;
+	*rate = strtoull(env, &end, 10);
+	return !*end;
 }
 
 /* What a counter growing `rate` a second since boot reads at t_ns. */
@@ -78,10 +79,11 @@ static uint64_t ramp(uint64_t rate, uint64_t t_ns)
  * are not read, so what is judged is the hook's load alone. */
 static bool made_up_load(struct disturb_probe *p)
 {
-	uint64_t steal = test_rate(DISTURB_STEAL_ENV);
-	uint64_t kib = test_rate(DISTURB_REPORTING_ENV);
+	uint64_t steal, kib;
+	bool set = test_rate(DISTURB_STEAL_ENV, &steal);
 
-	if (!steal && !kib)
+	set |= test_rate(DISTURB_REPORTING_ENV, &kib);
+	if (!set)
 		return false;
 	p->steal_ticks = ramp(steal, p->t_ns);
 	p->reported_kib = (int64_t)(ramp(kib, p->t_ns) / 2048 * 2048);

@@ -80,7 +80,8 @@ unsigned disturb_test_mark(uint64_t seed, unsigned seq);
  * in 2 MiB passes) every snapshot reads made-up counters that grow with
  * CLOCK_MONOTONIC instead of the machine's (the unset one stays still): a
  * steady outside load whose chance to be seen grows with a run's length,
- * judged by the real rule, the same on every machine.
+ * judged by the real rule, the same on every machine. Set to 0, a hook
+ * makes a test's runs undisturbed whatever the machine does.
  */
 #define DISTURB_STEAL_ENV "COPYBENCH_TEST_STEAL"
 #define DISTURB_REPORTING_ENV "COPYBENCH_TEST_REPORTING"

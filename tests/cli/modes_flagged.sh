@@ -5,11 +5,14 @@
 # modes, known in advance. summary.csv (and the JSON export) must say
 # `modes` 2 with each mode's runs and median equal to those recomputed from
 # the runs themselves (even seq: fast, odd seq: slow); the table must mark
-# the row and print both modes under it, once.
+# the row and print both modes under it, once. COPYBENCH_TEST_STEAL=0 keeps
+# the machine's steal and reporting out (disturb.h): a disturbed slow run
+# would be rerun as a fast one (tests/cli/disturbed_by_share_not_by_length.sh
+# tests that rule on its own).
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 
-COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 run "$BENCH" --workload copy --strategy throttled \
+COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 run "$BENCH" --workload copy --strategy throttled \
 	--size 4M --repeat 10 --warmup 0 --syscalls off --no-limits --dir "$T/d" --out "$T/r" \
 	--export-json "$T/e.json"
 expect_eq rc "$RC" 0
