@@ -6,9 +6,13 @@
 # (bench columns without --markdown, its only format).
 . "$(dirname "$0")/lib.sh"
 
-mkdir "$T/cwd"
+# A copy of bench outside its build tree works as installed (results/ under
+# the current directory), so the source tree's own results/ (a quick start
+# leaves one there) cannot answer for it.
+mkdir "$T/cwd" "$T/bin"
+cp "$BENCH" "$T/bin/bench"
 expect_fail plot_no_results 2 "bench plot: no results folder under results/; run bench first or name one" \
-	bash -c 'cd "$1" && exec "$2" plot' sh "$T/cwd" "$BENCH"
+	bash -c 'cd "$1" && exec "$2" plot' sh "$T/cwd" "$T/bin/bench"
 expect_fail plot_not_a_folder 2 "bench plot: '$T/none' is not a results folder" \
 	"$BENCH" plot "$T/none"
 if mount_tmpfs "$T/ro" 1M ro; then
