@@ -302,9 +302,10 @@ static bool group_capped(const struct runner *r, const struct row_ref *rows, siz
 	return false;
 }
 
-/* Prints the group of case g: its rows ranked, then those not ranked. */
-static void print_group(FILE *f, const struct runner *r, const struct case_summary *sums,
-			size_t g, struct row_ref *rows, bool *done)
+/* Takes the rows of case g's group not yet done into rows, in the table's
+ * order; how many. */
+static size_t collect_group(const struct runner *r, const struct case_summary *sums, size_t g,
+			    struct row_ref *rows, bool *done)
 {
 	size_t n = 0;
 
@@ -316,6 +317,15 @@ static void print_group(FILE *f, const struct runner *r, const struct case_summa
 		rows[n++] = (struct row_ref){ r, sums, j };
 	}
 	qsort(rows, n, sizeof(*rows), row_cmp);
+	return n;
+}
+
+/* Prints the group of case g: its rows ranked, then those not ranked. */
+static void print_group(FILE *f, const struct runner *r, const struct case_summary *sums,
+			size_t g, struct row_ref *rows, bool *done)
+{
+	size_t n = collect_group(r, sums, g, rows, done);
+
 	print_group_header(f, &r->cases[g], group_capped(r, rows, n));
 	for (size_t k = 0; k < n; k++) {
 		const struct case_summary *sk = &sums[rows[k].i];
@@ -401,16 +411,8 @@ static void print_modes(FILE *f, const struct runner *r, const struct case_summa
 static size_t order_group(const struct runner *r, const struct case_summary *sums, size_t g,
 			  struct row_ref *rows, bool *done, size_t *order, size_t n)
 {
-	size_t k = 0;
+	size_t k = collect_group(r, sums, g, rows, done);
 
-	for (size_t j = g; j < r->ncases; j++) {
-		if (done[j] || r->cases[j].state == CASE_UNAVAILABLE ||
-		    !case_same_group(&r->cases[g], &r->cases[j]))
-			continue;
-		done[j] = true;
-		rows[k++] = (struct row_ref){ r, sums, j };
-	}
-	qsort(rows, k, sizeof(*rows), row_cmp);
 	for (size_t i = 0; i < k; i++)
 		order[n++] = rows[i].i;
 	return n;
