@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct write_round {
@@ -68,16 +69,28 @@ ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off)
 	return (ssize_t)done;
 }
 
-void *alloc_page_aligned(size_t len)
+/*
+ * Fresh pages straight from mmap, never a block of the heap: whether malloc
+ * maps a large block or carves it from a free chunk depends on what the
+ * process freed before (a child inherits its parent's free chunks), and so
+ * would the buffer's first-touch faults, its offset and the mmap/munmap
+ * counts that bench's syscall gate compares exactly. One mmap, one munmap,
+ * whatever came before.
+ */
+void *page_buf_alloc(size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *p = NULL;
+	void *p;
 
 	if (len == 0)
 		len = 1;
-	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, len))
-		return NULL;
-	return p;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void page_buf_free(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len ? len : 1);
 }
 
 int probe_scratch_file(const char *dir, char *out, size_t n)

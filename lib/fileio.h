@@ -17,7 +17,10 @@ int full_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 int full_write(int fd, const void *buf, size_t len);
 /* Up to len bytes at off; short only at end of file. Bytes read or -errno. */
 ssize_t full_pread(int fd, void *buf, size_t len, uint64_t off);
-void *alloc_page_aligned(size_t len);	/* NULL on failure; free() it */
+/* len bytes of fresh zeroed pages (mmap), NULL on failure; page_buf_free(p,
+ * len) returns them. The same calls whatever the process did before. */
+void *page_buf_alloc(size_t len);
+void page_buf_free(void *p, size_t len);
 /* A FILE stream on a dup() of fd (the descriptor's offset is shared). NULL
  * with errno set on failure. */
 FILE *stream_on_dup(int fd, const char *mode);

@@ -104,7 +104,7 @@ static int direct_buffered(const struct copy_job *job, uint64_t from,
 	sub.len = to - from;
 	if (bufsz > sub.len)
 		bufsz = (size_t)sub.len;
-	buf = alloc_page_aligned(bufsz);
+	buf = page_buf_alloc(bufsz);
 	if (!buf)
 		return -ENOMEM;
 	for (uint64_t done = 0; done < sub.len && !ret;) {
@@ -118,20 +118,23 @@ static int direct_buffered(const struct copy_job *job, uint64_t from,
 		ret = full_pwrite(sub.dst_fd, buf, (size_t)got, sub.dst_off + done);
 		done += (uint64_t)got;
 	}
-	free(buf);
+	page_buf_free(buf, bufsz);
 	return ret;
 }
 
-/* A buffer aligned to the larger of mem_align and the page size. */
+/*
+ * A buffer of fresh pages (page_buf_alloc), so aligned to the page size; a
+ * device asking for more memory alignment than a page is refused, none known.
+ */
 static char *direct_alloc_buffer(size_t len, size_t mem_align)
 {
-	void *p;
+	long page = sysconf(_SC_PAGESIZE);
 
-	if (mem_align < DIRECT_DEFAULT_ALIGN)
-		mem_align = DIRECT_DEFAULT_ALIGN;
-	if (posix_memalign(&p, mem_align, len))
+	if (page > 0 && mem_align > (size_t)page) {
+		errno = EINVAL;
 		return NULL;
-	return p;
+	}
+	return page_buf_alloc(len);
 }
 
 /* Reads want bytes with O_DIRECT; a short count means end of file. */
@@ -167,6 +170,7 @@ static int direct_body(const struct copy_job *job, const struct direct_align *al
 {
 	size_t bufsz = job->buffer_size ? job->buffer_size : DIRECT_DEFAULT_BUFFER;
 	size_t lead = (size_t)(job->src_off % al->off);
+	size_t buflen;
 	uint64_t done = 0;
 	char *buf;
 	int ret = 0;
@@ -174,9 +178,10 @@ static int direct_body(const struct copy_job *job, const struct direct_align *al
 	bufsz = (size_t)((bufsz + al->off - 1) / al->off * al->off);
 	if (bufsz > body)
 		bufsz = (size_t)body;
-	buf = direct_alloc_buffer(bufsz + (lead ? al->off : 0), al->mem);
+	buflen = bufsz + (lead ? al->off : 0);
+	buf = direct_alloc_buffer(buflen, al->mem);
 	if (!buf)
-		return -ENOMEM;
+		return -errno;
 	while (done < body) {
 		size_t want = body - done < bufsz ? (size_t)(body - done) : bufsz;
 		size_t span = (size_t)((lead + want + al->off - 1) / al->off * al->off);
@@ -198,7 +203,7 @@ static int direct_body(const struct copy_job *job, const struct direct_align *al
 			break;
 		done += want;
 	}
-	free(buf);
+	page_buf_free(buf, buflen);
 	return ret;
 }
 

@@ -314,7 +314,7 @@ static int uring_setup_slots(struct uring_copy *uc)
 
 	uc->slots = calloc(uc->nslots, sizeof(*uc->slots));
 	iov = calloc(uc->nslots, sizeof(*iov));
-	uc->mem = alloc_page_aligned(uc->nslots * uc->block);
+	uc->mem = page_buf_alloc(uc->nslots * uc->block);
 	if (!uc->slots || !iov || !uc->mem) {
 		free(iov);
 		return -ENOMEM;
@@ -374,7 +374,7 @@ static int uring_copy(const struct copy_job *job)
 out_free_slots:
 	uring_release(&uc);
 	io_uring_queue_exit(&uc.ring);	/* before the buffers it may use */
-	free(uc.mem);
+	page_buf_free(uc.mem, uc.nslots * uc.block);
 	free(uc.slots);
 	return ret;
 }

@@ -88,7 +88,7 @@ static int parallel_rw(const struct parallel_piece *p, uint64_t done)
 
 	if (bufsz > p->len - done)
 		bufsz = (size_t)(p->len - done);
-	buf = alloc_page_aligned(bufsz);
+	buf = page_buf_alloc(bufsz);
 	if (!buf)
 		return -ENOMEM;
 	while (done < p->len && !atomic_load(p->stop)) {
@@ -105,7 +105,7 @@ static int parallel_rw(const struct parallel_piece *p, uint64_t done)
 			break;
 		done += (uint64_t)got;
 	}
-	free(buf);
+	page_buf_free(buf, bufsz);
 	return ret;
 }
 

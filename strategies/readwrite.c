@@ -32,7 +32,7 @@ static int readwrite_copy(const struct copy_job *job)
 		return 0;
 	if (bufsz > job->len)
 		bufsz = (size_t)job->len;
-	buf = alloc_page_aligned(bufsz);
+	buf = page_buf_alloc(bufsz);
 	if (!buf)
 		return -ENOMEM;
 	posix_fadvise(job->src_fd, (off_t)job->src_off, (off_t)job->len,
@@ -57,7 +57,7 @@ static int readwrite_copy(const struct copy_job *job)
 	}
 
 out_free_buf:
-	free(buf);
+	page_buf_free(buf, bufsz);
 	return ret;
 }
 

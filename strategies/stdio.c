@@ -104,9 +104,9 @@ static int stdio_copy(const struct copy_job *job)
 
 	if (job->len == 0)
 		return 0;
-	inbuf = alloc_page_aligned(bufsz);
-	outbuf = alloc_page_aligned(bufsz);
-	buf = alloc_page_aligned(bufsz);
+	inbuf = page_buf_alloc(bufsz);
+	outbuf = page_buf_alloc(bufsz);
+	buf = page_buf_alloc(bufsz);
 	if (!inbuf || !outbuf || !buf)
 		goto out_free_bufs;
 
@@ -125,9 +125,9 @@ static int stdio_copy(const struct copy_job *job)
 out_close_in:
 	fclose(in);
 out_free_bufs:
-	free(buf);
-	free(outbuf);
-	free(inbuf);
+	page_buf_free(buf, bufsz);
+	page_buf_free(outbuf, bufsz);
+	page_buf_free(inbuf, bufsz);
 	return ret;
 }
 

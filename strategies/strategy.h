@@ -14,9 +14,11 @@
  *     then: buffers, mappings, threads, pipes, rings, and what the kernel
  *     holds for them (io_uring's registered files and buffers), so that
  *     nothing of one run is finished during the next (docs/clock.md),
- *   - take data buffers from alloc_page_aligned, unless malloc is the
- *     technique measured (full-buffer, lines): where malloc puts a block
- *     depends on what the process freed before, and so would the time,
+ *   - take data buffers from page_buf_alloc (fresh pages from mmap, freed
+ *     with page_buf_free), unless malloc is the technique measured
+ *     (full-buffer, lines): whether malloc maps a block or carves it from a
+ *     free chunk depends on what the process freed before, and so would the
+ *     time and the mmap/munmap counts the syscall gate compares,
  *   - return 0 on success or a negative errno value on failure.
  *
  * To add a strategy: copy strategies/readwrite.c (the commented example) to

@@ -496,7 +496,7 @@ static int device_open(const char *path, enum limit_row row, int *fd, char **buf
 		return -errno;
 	if (row != ROW_DEVICE_DIRECT)
 		posix_fadvise(*fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	*buf = alloc_page_aligned(DEVICE_READ_BLOCK);
+	*buf = page_buf_alloc(DEVICE_READ_BLOCK);
 	if (!*buf)
 		return -ENOMEM;
 	memset(*buf, 0, DEVICE_READ_BLOCK);
@@ -641,7 +641,7 @@ static void device_mt_teardown(struct limit_state *st)
 		return;
 	device_mt_join(st);
 	for (unsigned i = 0; i < st->nstreams; i++) {
-		free(st->streams[i].buf);
+		page_buf_free(st->streams[i].buf, DEVICE_READ_BLOCK);
 		if (st->streams[i].fd >= 0)
 			close(st->streams[i].fd);
 	}
@@ -704,7 +704,7 @@ static void limit_teardown(struct run_ctx *ctx)
 		device_mt_teardown(st);
 		if (st->moved == ctx->c->expect_size)
 			leave_marker(ctx->dst);
-		free(st->src);
+		page_buf_free(st->src, DEVICE_READ_BLOCK);
 		if (ctx->src_fd >= 0)
 			close(ctx->src_fd);
 	} else {

@@ -167,7 +167,7 @@ static int transform_setup(struct run_ctx *ctx)
 	if (!st)
 		return -ENOMEM;
 	st->insize = insize;
-	st->inbuf = alloc_page_aligned(insize + TF_SLACK);
+	st->inbuf = page_buf_alloc(insize + TF_SLACK);
 	if (!st->inbuf) {
 		err = -ENOMEM;
 		goto out_free_state;
@@ -196,7 +196,7 @@ out_close_dst:
 out_close_src:
 	close(ctx->src_fd);
 out_free_buf:
-	free(st->inbuf);
+	page_buf_free(st->inbuf, st->insize + TF_SLACK);
 out_free_state:
 	free(st);
 	return err;
@@ -213,7 +213,7 @@ static void transform_teardown(struct run_ctx *ctx)
 	}
 	if (st) {
 		sigaction(SIGPIPE, &st->old_pipe, NULL);
-		free(st->inbuf);
+		page_buf_free(st->inbuf, st->insize + TF_SLACK);
 	}
 	free(st);
 	ctx->state = NULL;

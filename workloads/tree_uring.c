@@ -245,10 +245,10 @@ static int uring_tree_setup(struct tree_uring *u)
 		return tree_job_fail(u->job, ".", ret, "registering file slots");
 	}
 	u->slots = calloc(u->nslots, sizeof(*u->slots));
-	u->mem = alloc_page_aligned((size_t)u->nslots * u->block);
+	u->mem = page_buf_alloc((size_t)u->nslots * u->block);
 	if (!u->slots || !u->mem) {
 		free(u->slots);
-		free(u->mem);
+		page_buf_free(u->mem, (size_t)u->nslots * u->block);
 		io_uring_queue_exit(&u->ring);
 		return tree_job_fail(u->job, ".", -ENOMEM, NULL);
 	}
@@ -273,7 +273,7 @@ static int uring_tree_copy(const struct tree_job *job)
 	err = uring_tree_loop(&u);
 	io_uring_unregister_files(&u.ring);
 	io_uring_queue_exit(&u.ring);
-	free(u.mem);
+	page_buf_free(u.mem, (size_t)u.nslots * u.block);
 	free(u.slots);
 out_list:
 	tree_files_end(&l);
