@@ -255,6 +255,18 @@ static void learn_rates(struct runner *r)
 		estimate_learn(&r->est, path);
 }
 
+/* Datasets are made at about this many bytes a second (docs/budget.md). */
+#define DRY_GEN_RATE (512.0 * 1048576.0)
+
+/* The minimum of a budgeted run: its datasets made, then its runs. */
+static double budget_minimum_here_s(const struct runner *r)
+{
+	uint64_t to_make, biggest;
+
+	space_needed(r, &to_make, &biggest);
+	return (double)to_make / DRY_GEN_RATE + runner_budget_minimum_s(r);
+}
+
 /*
  * --budget, before anything runs: does the minimum fit at the estimated
  * rates? An asked-for budget that it does not fit is refused (2); --all's
@@ -267,7 +279,7 @@ static int check_budget(struct runner *r)
 
 	if (o->budget_s <= 0 || o->repeat)
 		return 0;
-	need = runner_budget_minimum_s(r);
+	need = budget_minimum_here_s(r);
 	if (need <= o->budget_s)
 		return 0;
 	if (!o->budget_default) {
@@ -721,6 +733,7 @@ int run_prepare(struct runner *r)
 	uint64_t t0;
 	int ret;
 
+	r->invoked_ns = runner_now_ns();
 	ret = run_preflight(r, made, sizeof(made));
 	if (ret)
 		return ret;
@@ -793,7 +806,6 @@ out_restore:
  * budget when it is larger; without one: the adaptive count between its
  * least and most, 10 s of measured time capping the most (RUNS_BUDGET_NS).
  */
-#define DRY_GEN_RATE (512.0 * 1048576.0)
 #define DRY_MEASURED_CAP 10.0
 
 static unsigned dry_unmeasured(const struct bench_opts *o)
@@ -833,11 +845,13 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 
 	space_needed(r, &to_make, &biggest);
 	*lo = *hi = (double)to_make / DRY_GEN_RATE;
-	if (o->budget_s > 0 && !o->repeat) {
+	if (o->budget_s > 0 && !o->repeat) {	/* the budget is the invocation's */
 		*lo += minimum;
-		*hi += minimum > o->budget_s ? minimum : o->budget_s;
+		*hi = *lo > o->budget_s ? *lo : o->budget_s;
 		return;
 	}
+	*lo += estimate_finish_s(&r->est, 0) + (o->syscount != SYSCOUNT_OFF ? ESTIMATE_COUNTERS_S : 0);
+	*hi = *lo;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
 		double t = estimate_run_s(&r->est, c);
@@ -845,6 +859,8 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 
 		if (c->state == CASE_UNAVAILABLE)
 			continue;
+		if (runner_keeps_output(r, c))
+			t += estimate_remove_s(&r->est, c->spec.files);
 		dry_runs(r, t, 0, &least, &most);
 		*lo += (dry_unmeasured(o) + least) * t;
 		*hi += (dry_unmeasured(o) + most) * t;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * estimate.c - the time a run takes, from rates per workload (estimate.h).
- * The default rates are this project's 2-vCPU VM's, busy, at 200M
+ * The default rates are this project's 2-vCPU VM's at 200M, warm
  * (docs/budget.md: `bench --all --size 200M`'s runs); a measured rate
  * replaces them.
  */
@@ -22,11 +22,11 @@
 #define ESTIMATE_RUN_OVERHEAD_S 0.02
 
 static const struct estimate_rate defaults[] = {
-	{ "copy", 320, 0, 0 },
-	{ "split", 250, 0, 0 },
-	{ "transform", 250, 0, 0 },
-	{ "tree", 0, 400, 0 },
-	{ "limit", 420, 0, 0 },
+	{ "copy", 850, 0, 0 },
+	{ "split", 700, 0, 0 },
+	{ "transform", 620, 0, 0 },
+	{ "tree", 0, 6000, 0 },
+	{ "limit", 900, 0, 0 },
 };
 
 void estimate_init(struct estimate *e)
@@ -51,6 +51,17 @@ double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 	if (c->spec.files && r->files_per_s > 0)
 		return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.files / r->files_per_s;
 	return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.size / MIB / r->mib_per_s;
+}
+
+double estimate_remove_s(const struct estimate *e, uint64_t files)
+{
+	(void)e;
+	return (double)files * ESTIMATE_REMOVE_S;
+}
+
+double estimate_finish_s(const struct estimate *e, uint64_t kept_files)
+{
+	return ESTIMATE_FINISH_S + estimate_remove_s(e, kept_files);
 }
 
 /* What runs.csv's runs of one workload added up to. */

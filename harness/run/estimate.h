@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "case.h"
 
@@ -51,6 +52,18 @@ int estimate_learn(struct estimate *e, const char *runs_csv);
  * as bench names them) with a runs.csv: its path in out; false when none.
  */
 bool estimate_latest_results(const char *root, const char *host, char *out, size_t n);
+/*
+ * The end of an invocation: removing files of kept outputs (a tree's, kept
+ * so that no run writes where one was just removed) at ESTIMATE_REMOVE_S
+ * each, then the results, the table and the sources' check (docs/budget.md
+ * has the measurement).
+ */
+#define ESTIMATE_REMOVE_S 150e-6
+#define ESTIMATE_FINISH_S 0.5
+/* Taking the syscall counters down after the counting round (RCU). */
+#define ESTIMATE_COUNTERS_S 2.0
+double estimate_remove_s(const struct estimate *e, uint64_t files);
+double estimate_finish_s(const struct estimate *e, uint64_t kept_files);
 /* The rate of workload wl (the default when none was measured). */
 const struct estimate_rate *estimate_rate_of(const struct estimate *e, const char *wl);
 

@@ -54,9 +54,10 @@ void progress_rounds_begin(struct progress *p, unsigned rounds)
 	p->t0_ns = p->round_t0_ns = mono_ns();
 }
 
-void progress_budget(struct progress *p, double budget_s, unsigned min_rounds)
+void progress_budget(struct progress *p, double budget_s, unsigned min_rounds, uint64_t t0_ns)
 {
 	p->budget_s = budget_s;
+	p->budget_t0_ns = t0_ns;
 	p->min_rounds = min_rounds;
 }
 
@@ -65,7 +66,7 @@ void progress_budget(struct progress *p, double budget_s, unsigned min_rounds)
  * a budget, the budget left, or the minimum's rounds left if longer. */
 static void times(const struct progress *p, unsigned rounds_done, double *elapsed, double *left)
 {
-	double avg;
+	double avg, since;
 
 	*elapsed = (double)(mono_ns() - p->t0_ns) / 1e9;
 	*left = -1;
@@ -76,28 +77,33 @@ static void times(const struct progress *p, unsigned rounds_done, double *elapse
 		*left = avg * (p->rounds - rounds_done);
 		return;
 	}
-	*left = p->budget_s > *elapsed ? p->budget_s - *elapsed : 0;
+	since = (double)(mono_ns() - p->budget_t0_ns) / 1e9;
+	*left = p->budget_s > since ? p->budget_s - since : 0;
 	if (rounds_done < p->min_rounds && avg * (p->min_rounds - rounds_done) > *left)
 		*left = avg * (p->min_rounds - rounds_done);
 }
 
-/* The rounds "k/N" counts to: with a budget, those of the minimum (later
- * rounds count past it). */
-static unsigned shown_rounds(const struct progress *p)
+/* Round k as shown: "k/N", N the rounds at most, or with a budget those of
+ * the minimum; a budget's later rounds say they are past it. */
+static void round_label(const struct progress *p, unsigned k, char *out, size_t n)
 {
-	return p->budget_s > 0 ? p->min_rounds : p->rounds;
+	if (p->budget_s > 0 && k > p->min_rounds)
+		snprintf(out, n, "%u (the minimum's %u done)", k, p->min_rounds);
+	else
+		snprintf(out, n, "%u/%u", k, p->budget_s > 0 ? p->min_rounds : p->rounds);
 }
 
 void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
 		   const char *what)
 {
 	double elapsed, left;
+	char label[64];
 
 	if (!p->on || !p->tty)
 		return;
 	times(p, round, &elapsed, &left);
-	fprintf(stderr, "\r\033[K[round %u/%u, case %zu/%zu, %.0f s", round + 1, shown_rounds(p),
-		k + 1, n, elapsed);
+	round_label(p, round + 1, label, sizeof(label));
+	fprintf(stderr, "\r\033[K[round %s, case %zu/%zu, %.0f s", label, k + 1, n, elapsed);
 	if (left >= 0)
 		fprintf(stderr, ", about %.0f s left", left);
 	fprintf(stderr, "] %s", what);
@@ -108,11 +114,12 @@ void progress_round_end(struct progress *p, unsigned round, unsigned long runs)
 {
 	uint64_t now = mono_ns();
 	double elapsed, left;
+	char label[64];
 
 	times(p, round + 1, &elapsed, &left);
+	round_label(p, round + 1, label, sizeof(label));
 	if (p->on && !p->tty)
-		fprintf(stderr, "bench: round %u/%u done in %.1f s (%lu runs so far, %.1f s elapsed, about %.0f s left)\n",
-			round + 1, shown_rounds(p), (double)(now - p->round_t0_ns) / 1e9, runs,
-			elapsed, left);
+		fprintf(stderr, "bench: round %s done in %.1f s (%lu runs so far, %.1f s elapsed, about %.0f s left)\n",
+			label, (double)(now - p->round_t0_ns) / 1e9, runs, elapsed, left);
 	p->round_t0_ns = now;
 }

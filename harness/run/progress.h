@@ -17,13 +17,15 @@ struct progress {
 	uint64_t t0_ns;		/* when the timed rounds began */
 	uint64_t round_t0_ns;	/* when the current round began */
 	unsigned rounds;	/* at most */
-	double budget_s;	/* --budget: the rounds' time; 0: none */
+	double budget_s;	/* --budget: the invocation's time; 0: none */
+	uint64_t budget_t0_ns;	/* --budget: when the invocation began */
 	unsigned min_rounds;	/* --budget: the rounds of the minimum */
 };
 
-/* --budget: the rounds end when the budget is spent, but not before the
- * minimum's min_rounds: what the time left is counted from. */
-void progress_budget(struct progress *p, double budget_s, unsigned min_rounds);
+/* --budget: the rounds end when the budget (counted from t0_ns, when the
+ * invocation began) is spent, but not before the minimum's min_rounds:
+ * what the time left is counted from. */
+void progress_budget(struct progress *p, double budget_s, unsigned min_rounds, uint64_t t0_ns);
 /* Shown unless quiet; in place when stderr is a terminal. */
 void progress_init(struct progress *p, bool quiet);
 /* A line of its own (clears an updating line first). printf-like. */

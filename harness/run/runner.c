@@ -319,8 +319,10 @@ static void remove_or_keep_output(struct runner *r, const struct bench_case *c,
 				  const struct run_result *res, const char *outdir,
 				  const char *dst)
 {
-	if (res->verified && runner_keeps_output(r, c))
+	if (res->verified && runner_keeps_output(r, c)) {
+		r->kept_files += c->spec.files;
 		return;
+	}
 	c->spec.wl->remove_output(&c->spec, dst);
 	if (c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS)
 		runner_note_freed(r, outdir);
@@ -505,9 +507,21 @@ static void plan_runs(const struct runner *r, struct case_plan *p)
 /* --budget: is its time gone? Then a disturbed run counts as recorded, as
  * it does once a case's retries are used up: the minimum is not stretched
  * by reruns past the budget. */
+static double budget_left_s(const struct runner *r)
+{
+	uint64_t t0 = r->invoked_ns ? r->invoked_ns : r->start_ns;
+
+	return r->o->budget_s - (double)(runner_now_ns() - t0) / 1e9 - runner_finish_s(r);
+}
+
 static bool budget_spent(const struct runner *r)
 {
-	return budgeted(r) && (double)(runner_now_ns() - r->start_ns) / 1e9 > r->o->budget_s;
+	return budgeted(r) && budget_left_s(r) < 0;
+}
+
+double runner_finish_s(const struct runner *r)
+{
+	return estimate_finish_s(&r->est, r->kept_files);
 }
 
 /* A run of c took ns from start to end, the work around its clock
@@ -730,6 +744,8 @@ static void budget_case_of(const struct runner *r, const struct case_plan *plans
 
 	memset(bc, 0, sizeof(*bc));
 	bc->cost_s = plans[i].cost_s;
+	if (runner_keeps_output(r, c))	/* its removal at the end */
+		bc->cost_s += estimate_remove_s(&r->est, c->spec.files);
 	bc->runs = n;
 	bc->closed = c->state != CASE_OK;
 	bc->group = BUDGET_NO_GROUP;
@@ -754,7 +770,7 @@ static bool budget_round(struct runner *r, struct case_plan *plans)
 	bool *want = calloc(r->ncases + 1, sizeof(*want));
 	struct budget_rules rules = { .min = BUDGET_MIN_RUNS, .max = r->o->max_runs,
 				      .target = BUDGET_TARGET, .apart = BUDGET_APART };
-	double left = r->o->budget_s - (double)(runner_now_ns() - r->start_ns) / 1e9;
+	double left = budget_left_s(r);
 	size_t k = 0;
 
 	if (!bc || !want)
@@ -781,10 +797,14 @@ double runner_budget_minimum_s(const struct runner *r)
 		return 0;
 	for (size_t i = 0; i < r->ncases; i++) {
 		bc[i].cost_s = estimate_run_s(&r->est, &r->cases[i]);
+		if (runner_keeps_output(r, &r->cases[i]))
+			bc[i].cost_s += estimate_remove_s(&r->est, r->cases[i].spec.files);
 		bc[i].closed = r->cases[i].state == CASE_UNAVAILABLE ||
 			       r->cases[i].state == CASE_FAILED;
 	}
-	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured);
+	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured) + estimate_finish_s(&r->est, 0);
+	if (r->o->syscount != SYSCOUNT_OFF)
+		s += ESTIMATE_COUNTERS_S;
 	free(bc);
 	return s;
 }
@@ -819,7 +839,8 @@ int runner_run_all(struct runner *r)
 	r->start_ns = runner_now_ns();
 	progress_rounds_begin(&r->progress, rounds);
 	if (budgeted(r))
-		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS);
+		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS,
+				r->invoked_ns ? r->invoked_ns : r->start_ns);
 	for (unsigned round = 0; round < rounds && !interrupt_signal; round++) {
 		enum round_kind kind = round < counted ? ROUND_COUNT :
 				       round < counted + warm ? ROUND_WARMUP : ROUND_MEASURE;

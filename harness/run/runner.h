@@ -39,6 +39,9 @@ struct runner {
 	char sc_why[160];
 	unsigned seq;			/* runs so far: names outputs, orders runs */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at the first run */
+	uint64_t invoked_ns;		/* and when the invocation began: --budget
+					 * counts the whole invocation from it */
+	uint64_t kept_files;		/* files of the outputs kept for the end */
 	struct disturb_probe last_probe;	/* the machine when the last run ended */
 	struct progress progress;
 	const char *unavailable_note;	/* more lines for the table's
@@ -77,6 +80,9 @@ uint64_t runner_now_ns(void);
  * rounds and BUDGET_MIN_RUNS measured runs of every case that can run).
  */
 double runner_budget_minimum_s(const struct runner *r);
+/* --budget: the seconds the invocation still needs after its last run:
+ * removing the outputs kept so far, the results and the table. */
+double runner_finish_s(const struct runner *r);
 
 /* Makes the private work directory under dir. 0 or -errno. */
 int runner_make_workdir(struct runner *r, const char *dir);
