@@ -8,6 +8,7 @@
 #   5. the syscall gate: exact syscall counts against results/baseline/
 #   6. nothing left behind: every stage ran with a private TMPDIR, which
 #      must be empty at the end (bench and its tests remove what they create)
+#   7. commit subjects at most 72 characters (tools/check-subjects.sh)
 # Tests run outside CI mode even when the CI service sets CI=true: CTest
 # clears it for every test (tests/CMakeLists.txt) and so does this script for
 # the stages below; the tests of CI mode set it themselves.
@@ -53,5 +54,8 @@ if [ -n "$left" ]; then
 	exit 1
 fi
 
+echo "== commit subjects" >&2
+tools/check-subjects.sh
+
 # Every stage above stops the script on failure: reaching here means all passed.
-echo "stages: 6 passed, 0 failed"
+echo "stages: 7 passed, 0 failed"
