@@ -16,8 +16,6 @@
 #include <stdio.h>
 
 enum check_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
-/* "table", "csv", "json" or "markdown" into f. 0 or -EINVAL. */
-int check_parse_format(const char *s, enum check_format *f);
 
 /* What a case's times are compared relative to (see check.c). */
 enum check_ref { REF_CASES, REF_MEMCPY, REF_ABSOLUTE };

@@ -337,16 +337,3 @@ void check_print(const struct check_report *rep, const struct check_opts *o, FIL
 	else
 		report_text(rep, out, o->format == FMT_MARKDOWN);
 }
-
-int check_parse_format(const char *s, enum check_format *f)
-{
-	static const char *const names[] = { "table", "csv", "json", "markdown" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum check_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}

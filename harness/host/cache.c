@@ -100,25 +100,6 @@ static int residency_fd(int fd, double *pct)
 	return 0;
 }
 
-int cache_residency(const char *path, double *resident_pct)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	if (is_folder(fd)) {
-		struct cache_report rep;
-
-		err = tree_cache(fd, CACHE_WARM, false, false, &rep);
-		*resident_pct = rep.resident_pct;
-		return err;
-	}
-	err = residency_fd(fd, resident_pct);
-	close(fd);
-	return err;
-}
-
 static int read_through(int fd)
 {
 	char *buf = malloc(CACHE_READ_CHUNK);

@@ -53,8 +53,6 @@ int cache_set_report(const char *path, enum cache_mode mode, bool use_drop_cache
  */
 #define CACHE_DROP_FAIL_ENV "COPYBENCH_TEST_DROP_FAIL"
 
-/* Residency of `path` in the page cache, 0..100, via mmap + mincore. */
-int cache_residency(const char *path, double *resident_pct);
 /* True when resident_pct is acceptable for mode (warm >= 99, cold <= 1). */
 bool cache_state_ok(enum cache_mode mode, double resident_pct);
 
