@@ -310,7 +310,13 @@ const struct cli_command cli_commands[] = {
 	  "  plot        draw the charts of a results folder with gnuplot\n"
 	  "  clean       remove the datasets, work directories and test filesystems bench left\n"
 	  "  history     results over commits in an SQLite file (bench history --help)\n"
-	  "  columns     the result columns, as Markdown",
+	  "  columns     the result columns, as Markdown\n"
+	  "\n"
+	  "Environment: COPYBENCH_SYSCOUNT=perf|ptrace|off|auto picks the syscall counter\n"
+	  "(overrides --syscalls); COPYBENCH_RAM_BUDGET=BYTES is full-buffer's RAM budget\n"
+	  "(default: half of MemAvailable; a larger copy is unavailable);\n"
+	  "COPYBENCH_DIRTY_BACKGROUND=BYTES stands in for the kernel's background\n"
+	  "writeback threshold in bench's warnings (the kernel's own is unchanged).",
 	  NULL, "a run or a verification failed",
 	  "Examples:\n"
 	  "  bench --all --size 200M                      # the main job: every workload and strategy\n"
