@@ -26,7 +26,7 @@
  * and add one line, &strategy_<name>, to the table in strategies/registry.c.
  * That is all: the build declares every descriptor that starts a line as
  * `const struct copy_strategy strategy_<name> = {` (tools/plugin-externs.cmake),
- * and tests/e2e/add_strategy.sh proves it in a scratch copy of the tree.
+ * and tests/e2e/add_plugins.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
 #define COPYBENCH_STRATEGY_H
