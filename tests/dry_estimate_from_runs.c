@@ -6,6 +6,7 @@
  * (seq + 1), less 20 ms a run; a workload's rate is its bytes (trees: its
  * files) over that. Known answers: two copy runs of 200 MiB costing 1.02 s
  * each (200 MiB/s); a tree run of 500 files costing 0.52 s (1000 files/s);
+ * a cold copy run of 200 MiB costing 2.02 s, its own rate (100 MiB/s);
  * the last run and a run before a gap in seq (a warm-up there) teach
  * nothing; a workload the file lacks keeps its default.
  */
@@ -20,13 +21,15 @@
 #include <unistd.h>
 
 static const char runs_csv[] =
-	"workload,strategy,size_bytes,files,seq,start_ns\n"
-	"copy,readwrite,209715200,0,2,0\n"
-	"copy,sendfile,209715200,0,3,1020000000\n"
-	"tree,pool,2048000,500,4,2040000000\n"
-	"copy,splice,209715200,0,5,2560000000\n"
-	"copy,mmap,209715200,0,7,9000000000\n"
-	"split,readwrite,209715200,0,9,9500000000\n";
+	"workload,strategy,size_bytes,files,seq,start_ns,cache\n"
+	"copy,readwrite,209715200,0,2,0,warm\n"
+	"copy,sendfile,209715200,0,3,1020000000,warm\n"
+	"tree,pool,2048000,500,4,2040000000,warm\n"
+	"copy,splice,209715200,0,5,2560000000,warm\n"
+	"copy,mmap,209715200,0,7,9000000000,warm\n"
+	"split,readwrite,209715200,0,9,9500000000,warm\n"
+	"copy,readwrite,209715200,0,20,20000000000,cold\n"
+	"copy,sendfile,209715200,0,21,22020000000,warm\n";
 
 int main(void)
 {
@@ -57,11 +60,15 @@ int main(void)
 	if (fabs(estimate_rate_of(&e, "copy")->mib_per_s - 200.0) >= 1e-9)
 		fprintf(stderr, "copy: %.3f MiB/s from %zu runs, expected 200 from 2\n",
 			estimate_rate_of(&e, "copy")->mib_per_s, estimate_rate_of(&e, "copy")->runs);
+	CHECK(fabs(estimate_rate_of(&e, "copy/cold")->mib_per_s - 100.0) < 1e-9);
+	CHECK_EQ_U64(estimate_rate_of(&e, "copy/cold")->runs, 1);
 	/* and a case's run at those rates: 20 ms and its bytes or files */
 	memset(&c, 0, sizeof(c));
 	c.spec.wl = workload_find("copy");
 	c.spec.size = 100ull << 20;
 	CHECK(c.spec.wl && fabs(estimate_run_s(&e, &c) - 0.52) < 1e-9);
+	c.cache = CACHE_COLD;
+	CHECK(fabs(estimate_run_s(&e, &c) - 1.02) < 1e-9);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
 	rmdir(path);

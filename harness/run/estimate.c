@@ -27,6 +27,11 @@ static const struct estimate_rate defaults[] = {
 	{ "transform", 620, 0, 0 },
 	{ "tree", 0, 6000, 0 },
 	{ "limit", 900, 0, 0 },
+	{ "copy/cold", 700, 0, 0 },
+	{ "split/cold", 575, 0, 0 },
+	{ "transform/cold", 510, 0, 0 },
+	{ "tree/cold", 0, 6000, 0 },
+	{ "limit/cold", 770, 0, 0 },
 };
 
 void estimate_init(struct estimate *e)
@@ -44,9 +49,22 @@ const struct estimate_rate *estimate_rate_of(const struct estimate *e, const cha
 	return &defaults[0];
 }
 
+/* A case's rate: its workload's, cold runs apart (they read the disk and
+ * drop caches: docs/budget.md). */
+static const struct estimate_rate *rate_of_case(const struct estimate *e,
+						const struct bench_case *c)
+{
+	char name[48];
+
+	if (c->cache != CACHE_COLD)
+		return estimate_rate_of(e, c->spec.wl->name);
+	snprintf(name, sizeof(name), "%s/cold", c->spec.wl->name);
+	return estimate_rate_of(e, name);
+}
+
 double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 {
-	const struct estimate_rate *r = estimate_rate_of(e, c->spec.wl->name);
+	const struct estimate_rate *r = rate_of_case(e, c);
 
 	if (c->spec.files && r->files_per_s > 0)
 		return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.files / r->files_per_s;
@@ -131,6 +149,17 @@ static void estimate_set(struct estimate *e, const struct learned *l)
 	r->runs = l->runs;
 }
 
+/* The rate's name of row i: its workload, "/cold" added for a cold run. */
+static const char *learned_name(const struct csv_table *t, size_t i, const int *col,
+				char *out, size_t n)
+{
+	const char *wl = csv_cell(t, i, (size_t)col[0]);
+	bool cold = col[5] >= 0 && !strcmp(csv_cell(t, i, (size_t)col[5]), "cold");
+
+	snprintf(out, n, "%.31s%s", wl, cold ? "/cold" : "");
+	return out;
+}
+
 static void learn_rows(struct estimate *e, const struct csv_table *t, const int *col)
 {
 	struct learned l[ESTIMATE_WORKLOADS];
@@ -144,13 +173,14 @@ static void learn_rows(struct estimate *e, const struct csv_table *t, const int 
 	for (uint64_t s = 1; s < most; s++) {
 		ssize_t i = by[s], j = by[s + 1];
 		struct learned *w;
+		char name[48];
 		double cost;
 
 		if (i < 0 || j < 0)
 			continue;
 		cost = (strtod(csv_cell(t, (size_t)j, (size_t)col[4]), NULL) -
 			strtod(csv_cell(t, (size_t)i, (size_t)col[4]), NULL)) / 1e9;
-		w = learned_of(l, &n, csv_cell(t, (size_t)i, (size_t)col[0]));
+		w = learned_of(l, &n, learned_name(t, (size_t)i, col, name, sizeof(name)));
 		if (!w || !(cost > 0))
 			continue;
 		w->bytes += strtod(csv_cell(t, (size_t)i, (size_t)col[1]), NULL);
@@ -168,10 +198,11 @@ int estimate_learn(struct estimate *e, const char *runs_csv)
 	static const char *const names[] = { "workload", "size_bytes", "files", "seq", "start_ns" };
 	struct csv_table t;
 	char why[256];
-	int col[5], err = csv_read(runs_csv, &t, why, sizeof(why));
+	int col[6], err = csv_read(runs_csv, &t, why, sizeof(why));
 
 	if (err)
 		return err;
+	col[5] = csv_col(&t, "cache");	/* optional: warm when absent */
 	for (size_t k = 0; k < 5; k++) {
 		col[k] = csv_col(&t, names[k]);
 		if (col[k] < 0) {

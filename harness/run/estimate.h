@@ -20,7 +20,7 @@
 
 #include "case.h"
 
-#define ESTIMATE_WORKLOADS 8
+#define ESTIMATE_WORKLOADS 16
 
 struct estimate_rate {
 	char workload[32];
