@@ -65,7 +65,7 @@ double stats_median_halfwidth(const struct stats *st)
 {
 	if (st->n < 2 || st->median <= 0)
 		return INFINITY;
-	return 1.96 * sqrt(M_PI / 2) * 1.4826 * st->mad / sqrt((double)st->n) / st->median;
+	return 1.96 * sqrt(M_PI / 2) * STATS_MAD_TO_SD * st->mad / sqrt((double)st->n) / st->median;
 }
 
 double stats_binom_half_cdf(size_t n, size_t k)
@@ -135,7 +135,7 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	out->cv = out->mean > 0 ? out->stddev / out->mean : 0;
 	out->median = stats_median(samples, n);
 	out->mad = stats_mad(samples, n, out->median);
-	out->rcv = out->median > 0 ? 1.4826 * out->mad / out->median : 0;
+	out->rcv = out->median > 0 ? STATS_MAD_TO_SD * out->mad / out->median : 0;
 	stats_median_interval(samples, n, STATS_CI_LEVEL, &ci);
 	out->ci_lo = ci.k ? ci.lo : 0;
 	out->ci_hi = ci.k ? ci.hi : 0;

@@ -20,6 +20,20 @@ struct stats {
 
 /* The level of the median's interval in struct stats. */
 #define STATS_CI_LEVEL 0.95
+/*
+ * The gates' significance level (bench check, history check and changes,
+ * bench ab): a regression is called when its p-value, or its interval's
+ * level, is this strict. 1 % keeps false alarms over a suite of dozens of
+ * cases rare once corrected (docs/check.md). The text is --alpha's default.
+ */
+#define STATS_ALPHA 0.01
+#define STATS_ALPHA_TEXT "0.01"
+/*
+ * MAD times this is the standard deviation of normal data (1 / the normal
+ * quantile at 3/4, 0.6745): the robust spread used by rcv, the outlier
+ * rule and the gates.
+ */
+#define STATS_MAD_TO_SD 1.4826
 
 /* The interval [x(k), x(n+1-k)] of the order statistics of n samples: the
  * largest k whose coverage reaches the level asked. */

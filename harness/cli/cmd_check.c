@@ -8,6 +8,7 @@
 #include "check.h"
 #include "check_internal.h"
 #include "cli.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -62,7 +63,7 @@ static int check_parse(struct check_opts *o, int argc, char **argv, FILE *out,
 				.out = out, .err = err };
 	int ret;
 
-	*o = (struct check_opts){ .threshold = 0.05, .alpha = 0.01, .ref = REF_CASES, .ci = in_ci() };
+	*o = (struct check_opts){ .threshold = 0.05, .alpha = STATS_ALPHA, .ref = REF_CASES, .ci = in_ci() };
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret < 0 ? 1 : -EINVAL;

@@ -19,6 +19,7 @@
 #include "units.h"
 #include "budget.h"
 #include "fsinfo.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -338,9 +339,9 @@ static void warn_ungateable(const struct runner *r)
 	size_t n = runner_fewest_runs(r->o), cases = r->ncases ? r->ncases : 1;
 	double minp = rank_min_p(n, n);
 
-	if (minp * (double)cases < 0.01)
+	if (minp * (double)cases < STATS_ALPHA)
 		return;
-	progress_line(&r->progress, "bench: note: with %zu measured runs a case, bench check cannot judge the timing of these %zu cases against a baseline of as many (smallest p-value %.2g x %zu cases, not below its alpha 0.01): record more runs (--repeat, --max-runs)",
+	progress_line(&r->progress, "bench: note: with %zu measured runs a case, bench check cannot judge the timing of these %zu cases against a baseline of as many (smallest p-value %.2g x %zu cases, not below its alpha " STATS_ALPHA_TEXT "): record more runs (--repeat, --max-runs)",
 		      n, cases, minp, cases);
 }
 

@@ -262,7 +262,7 @@ static int changes_parse(struct changes_opts *o, int argc, char **argv,
 	struct cli_parser p = { .cmd = CMD_HCHANGES, .apply = changes_apply, .ctx = o,
 				.out = io->out, .err = io->err };
 
-	*o = (struct changes_opts){ .db = HISTORY_DEFAULT_DB, .alpha = 0.01, .min_shift = 0.05 };
+	*o = (struct changes_opts){ .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA, .min_shift = 0.05 };
 	return cli_parse(&p, argc, argv);
 }
 

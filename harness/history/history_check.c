@@ -94,7 +94,7 @@ double history_log_spread(const double *v, size_t n)
 	m = sample_median(l, n);
 	for (size_t i = 0; i < n; i++)
 		l[i] = fabs(l[i] - m);
-	s = 1.4826 * sample_median(l, n) * history_spread_factor(n);
+	s = STATS_MAD_TO_SD * sample_median(l, n) * history_spread_factor(n);
 	free(l);
 	return isnan(s) ? 0 : s;
 }
@@ -434,7 +434,7 @@ static int hcheck_parse(struct hcheck_opts *o, int argc, char **argv,
 	int ret;
 
 	*o = (struct hcheck_opts){ .db = HISTORY_DEFAULT_DB, .window = 10, .z = 4,
-				   .c = { .threshold = 0.05, .alpha = 0.01, .only_syscalls = true } };
+				   .c = { .threshold = 0.05, .alpha = STATS_ALPHA, .only_syscalls = true } };
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret;

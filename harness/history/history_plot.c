@@ -14,6 +14,7 @@
 #include "history_internal.h"
 #include "plot_internal.h"
 #include "fsinfo.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -213,7 +214,7 @@ static int hplot_parse(struct hplot_opts *o, int argc, char **argv, const struct
 	struct cli_parser p = { .cmd = CMD_HPLOT, .apply = hplot_apply, .ctx = o,
 				.out = io->out, .err = io->err };
 
-	*o = (struct hplot_opts){ .db = HISTORY_DEFAULT_DB, .alpha = 0.01, .min_shift = 0.05 };
+	*o = (struct hplot_opts){ .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA, .min_shift = 0.05 };
 	return cli_parse(&p, argc, argv);
 }
 

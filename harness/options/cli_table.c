@@ -7,6 +7,7 @@
  * with other meanings are separate entries with disjoint cmds.
  */
 #include "cli.h"
+#include "stats.h"
 
 #define RUN CLI_ON(CMD_RUN)
 #define OPTION(id_, name_, short_, arg_, metavar_, def_, help_, cmds_) \
@@ -192,7 +193,7 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "5%",
 	  "smallest slowdown that counts (changes: smallest shift)",
 	  CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHECK) | CLI_ON(CMD_HCHANGES)), .min = 0, .max = 1000 },
-	{ OPTION(OPT_ALPHA, "alpha", 0, ARG_FRACTION, "P", "0.01",
+	{ OPTION(OPT_ALPHA, "alpha", 0, ARG_FRACTION, "P", STATS_ALPHA_TEXT,
 	  "significance level (Holm-corrected over all cases)",
 	  CLI_ON(CMD_CHECK) | CLI_ON(CMD_HCHANGES)) },
 	{ OPTION(OPT_VS, "vs", 0, ARG_CHOICE, "REF", "cases",
@@ -262,7 +263,7 @@ const struct cli_option cli_options[] = {
 	  .min = 0, .max = 1000 },
 	{ OPTION(OPT_AB_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "1%",
 	  "a regression is slower than this", AB), .min = 0, .max = 1000 },
-	{ OPTION(OPT_AB_ALPHA, "alpha", 0, ARG_FRACTION, "P", "0.01",
+	{ OPTION(OPT_AB_ALPHA, "alpha", 0, ARG_FRACTION, "P", STATS_ALPHA_TEXT,
 	  "error of all the intervals together (Bonferroni over the cases)", AB) },
 	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
 	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },

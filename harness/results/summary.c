@@ -17,6 +17,7 @@
  */
 #include "summary.h"
 #include "channel.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -174,7 +175,7 @@ static ssize_t find_limit(const struct runner *r, const struct case_summary *sum
 
 static size_t mark_outliers(struct bench_case *c, const struct stats *st)
 {
-	double scale = 1.4826 * st->mad;
+	double scale = STATS_MAD_TO_SD * st->mad;
 	size_t n = 0;
 
 	for (size_t k = 0; k < c->nruns; k++) {
