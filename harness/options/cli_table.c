@@ -271,8 +271,8 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
 	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_CSV, "csv", 0, ARG_STRING, "FILE", NULL,
-	  "every pair: case, round, order, per side the wall, the worker's CPU wait\n"
-	  "and its own figure (ns), the times compared, ln(B/A), the case's verdict", AB),
+	  "every pair: case, round, order, per side the wall, the worker's CPU wait over it\n"
+	  "and the worker's own figure (ns), the times compared, ln(B/A), the case's verdict", AB),
 	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_AB_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
 	  "table, or markdown (for a CI job summary)", AB),
