@@ -223,9 +223,10 @@ void ab_probe_all(struct ab_run *r)
 			if (ab_worker_ask(&r->w[side], req, reply, sizeof(reply), NULL, why, sizeof(why)) == 0) {
 				if (!strcmp(reply, "ok"))
 					continue;
-				snprintf(why, sizeof(why), "%s is %.220s", c->name,
-					 !strncmp(reply, "unavailable\t", 12) ? reply : "not probed");
-				why[strcspn(why, "\t")] = ':';
+				if (!strncmp(reply, "unavailable\t", 12))
+					snprintf(why, sizeof(why), "%s is unavailable: %.220s", c->name, reply + 12);
+				else
+					snprintf(why, sizeof(why), "%s could not be probed: %.220s", c->name, reply);
 			}
 			ab_fail(r, c, side, why);
 		}

@@ -26,6 +26,7 @@
 #                                                  reported for B
 #   B whose worker says half its time, 16M      -> the disagreement reported, none for A
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
+#   B whose probe of the strategy fails         -> exit 1, `failed` before any copy
 #   B whose copies have holes, --dataset zero   -> exit 1, `failed`, the holes named (the
 #                                                  bytes are right: a bench run's check)
 #   A that does not exist                       -> exit 2 (cannot judge)
@@ -120,6 +121,17 @@ rc=$?
 [ $rc -eq 1 ] && ok || no "corrupt B: exit $rc, expected 1: $(cat "$work/out")"
 grep -q "^bench ab: readwrite failed in B (.*corrupt.sh): verification failed: output hash [0-9a-f]* differs from the source's [0-9a-f]*$" "$work/out" &&
 	ok || no "corrupt B not named: $(cat "$work/out")"
+# Each worker probes each case's strategy once, before any copy: a B whose
+# probe fails (its request rewritten to a strategy it lacks) fails the case
+# without a copy.
+printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nsed -u "s/^probe\treadwrite\t/probe\tnosuch\t/" | exec "%s" "$@"\n' \
+	"$bench" "$bench" >"$work/noprobe.sh"
+chmod +x "$work/noprobe.sh"
+ab --strategy readwrite --rounds 12 "$bench" "$work/noprobe.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: readwrite failed in B (.*noprobe.sh): readwrite is unavailable: unknown strategy nosuch in this build$' "$work/out" &&
+	grep -Eq '^readwrite +0 ' "$work/out" &&
+	ok || no "B whose probe fails: exit $rc, expected 1: $(cat "$work/out")"
 as_b holes "$work/holes.sh"
 ab --strategy readwrite --rounds 12 --dataset zero "$bench" "$work/holes.sh"
 rc=$?
