@@ -74,31 +74,32 @@ static void worker_probe(char **f, size_t n, FILE *out)
 		fprintf(out, "ok\n");
 }
 
-/* The strategy's copy of src_fd into dst_fd, timed around it alone. */
+/* The strategy's copy of src_fd into dst_fd, timed around it alone: the
+ * wall time and the thread's wait for a CPU inside it into t[0], t[1]. */
 static int worker_timed_copy(const struct copy_strategy *s, int src_fd, int dst_fd,
-			     uint64_t len, FILE *out)
+			     uint64_t len, uint64_t t[2])
 {
 	struct copy_job job = { .src_fd = src_fd, .dst_fd = dst_fd, .len = len,
 				.buffer_size = strategy_default_buffer(s) };
-	uint64_t w0 = 0, w1 = 0, run, t0, t1;
+	uint64_t w0 = 0, w1 = 0, run, t0;
 	bool waits = disturb_thread_times(&w0, &run);
 	int err;
 
 	t0 = worker_now_ns();
 	err = s->copy(&job);
-	t1 = worker_now_ns();
+	t[0] = worker_now_ns() - t0;
 	waits = waits && disturb_thread_times(&w1, &run);
-	if (err)
-		return err;
-	fprintf(out, "ok\t%llu\t%llu\n", (unsigned long long)worker_figure(t1 - t0),
-		(unsigned long long)(waits && w1 >= w0 ? w1 - w0 : 0));
-	return 0;
+	t[1] = waits && w1 >= w0 ? w1 - w0 : 0;
+	return err;
 }
 
+/* A copy request: DST created, the copy, both files closed, then the
+ * reply, so that the output is complete when the orchestrator reads it. */
 static void worker_copy(char **f, size_t n, FILE *out)
 {
 	const struct copy_strategy *s = n == 4 ? strategy_find(f[1]) : NULL;
-	int src_fd = -1, dst_fd = -1, err;
+	uint64_t t[2] = { 0, 0 };
+	int src_fd, dst_fd, err;
 	struct stat st;
 
 	if (!s) {
@@ -106,20 +107,28 @@ static void worker_copy(char **f, size_t n, FILE *out)
 		return;
 	}
 	src_fd = open(f[2], O_RDONLY | O_CLOEXEC);
-	err = src_fd < 0 || fstat(src_fd, &st) ? -errno : 0;
-	if (err)
+	if (src_fd < 0) {
+		err = -errno;
 		goto out_reply;
+	}
+	err = fstat(src_fd, &st) ? -errno : 0;
+	if (err)
+		goto out_close_src;
 	dst_fd = open(f[3], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	err = dst_fd < 0 ? -errno : 0;
-	if (!err)
-		err = worker_timed_copy(s, src_fd, dst_fd, (uint64_t)st.st_size, out);
-	if (dst_fd >= 0)
-		close(dst_fd);
+	if (dst_fd < 0) {
+		err = -errno;
+		goto out_close_src;
+	}
+	err = worker_timed_copy(s, src_fd, dst_fd, (uint64_t)st.st_size, t);
+	close(dst_fd);
+out_close_src:
+	close(src_fd);
 out_reply:
 	if (err)
 		fprintf(out, "error\t%s: %s\n", s->name, strerror(-err));
-	if (src_fd >= 0)
-		close(src_fd);
+	else
+		fprintf(out, "ok\t%llu\t%llu\n", (unsigned long long)worker_figure(t[0]),
+			(unsigned long long)t[1]);
 }
 
 int ab_worker_serve(FILE *in, FILE *out)
