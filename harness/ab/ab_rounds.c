@@ -33,6 +33,8 @@
  * it and below it by at most a quarter or this much, whichever is more
  * (the outside clock also holds the request's and the reply's trips). */
 #define AB_AGREE_SLACK_NS 1e6
+/* ab_run_one: the state before the copy could not be set. */
+#define AB_UNPREPARED 2
 
 const char ab_side_name[2] = { 'A', 'B' };
 
@@ -136,8 +138,9 @@ static int ab_reply(char *reply, struct ab_copy *cp, char *why, size_t n)
 	return -1;
 }
 
-/* One timed copy by side `side` into *cp. 0, 1 when it was disturbed, or
- * -1 with why filled. */
+/* One timed copy by side `side` into *cp. 0, 1 when it was disturbed,
+ * AB_UNPREPARED when the state could not be set (the machine's doing, not
+ * the side's), or -1 with why filled. */
 static int ab_run_one(struct ab_run *r, struct ab_case *c, int side, struct ab_copy *cp,
 		      char *why, size_t n)
 {
@@ -146,7 +149,7 @@ static int ab_run_one(struct ab_run *r, struct ab_case *c, int side, struct ab_c
 	int err;
 
 	if (ab_prepare(r, why, n))
-		return -1;
+		return AB_UNPREPARED;
 	snprintf(req, sizeof(req), "copy\t%s\t%s\t%s\n", c->name, r->ds.path, r->dst);
 	disturb_snapshot(&start);
 	err = ab_worker_ask(&r->w[side], req, reply, sizeof(reply), cp, why, n);
@@ -169,7 +172,17 @@ static void ab_fail(struct ab_run *r, struct ab_case *c, int side, const char *w
 	snprintf(c->why, sizeof(c->why), "%c (%s): %s", ab_side_name[side], r->o->exe[side], why);
 }
 
-/* Both copies of a pair, in order; the pair again while one was disturbed. */
+/* The state a copy needs could not be set (the source's cache state: the
+ * machine dropped its caches, say): neither side's failure, so counted as
+ * A's, which makes the case not judged (exit 2), never B's regression. */
+static void ab_fail_setup(struct ab_case *c, const char *why)
+{
+	c->failed = 0;
+	snprintf(c->why, sizeof(c->why), "the set-up, not A or B: %s", why);
+}
+
+/* Both copies of a pair, in order; the pair again while one was disturbed
+ * or its state could not be set. */
 static void ab_pair_runs(struct ab_run *r, struct ab_case *c, bool b_first, struct ab_copy t[2])
 {
 	char why[300];
@@ -177,14 +190,19 @@ static void ab_pair_runs(struct ab_run *r, struct ab_case *c, bool b_first, stru
 	for (int attempt = 0; attempt <= AB_RETRIES; attempt++) {
 		bool disturbed = false;
 
-		for (int i = 0; i < 2 && c->failed < 0; i++) {
+		bool unprepared = false;
+
+		for (int i = 0; i < 2 && c->failed < 0 && !unprepared; i++) {
 			int side = b_first ? 1 - i : i;
 			int ret = ab_run_one(r, c, side, &t[side], why, sizeof(why));
 
+			unprepared = ret == AB_UNPREPARED;
 			disturbed |= ret > 0;
 			if (ret < 0)
 				ab_fail(r, c, side, why);
 		}
+		if (unprepared && attempt == AB_RETRIES)
+			ab_fail_setup(c, why);
 		if (!disturbed || c->failed >= 0 || attempt == AB_RETRIES)
 			return;
 		r->retried++;

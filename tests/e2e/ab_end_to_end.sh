@@ -29,6 +29,7 @@
 #   B whose probe of the strategy fails         -> exit 1, `failed` before any copy
 #   B whose copies have holes, --dataset zero   -> exit 1, `failed`, the holes named (the
 #                                                  bytes are right: a bench run's check)
+#   a cold source on tmpfs (cannot be evicted)  -> exit 2, the set-up failed, not A or B
 #   A that does not exist                       -> exit 2 (cannot judge)
 #   too few rounds for any interval             -> exit 2 before anything runs (12 for
 #                                                  2 cases: 2 / 2^n <= 0.01 / 2 / 6)
@@ -137,6 +138,21 @@ ab --strategy readwrite --rounds 12 --dataset zero "$bench" "$work/holes.sh"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: readwrite failed in B (.*holes.sh): verification failed: the output has 65536 bytes in holes (a copy must write every byte)$' "$work/out" &&
 	ok || no "B that writes holes on zero data: exit $rc, expected 1: $(cat "$work/out")"
+
+# A state the machine cannot give (a cold source on tmpfs, which cannot
+# evict) is neither side's failure: not judged, exit 2, never B's
+# regression; the pair was tried again first. Where /dev/shm is a tmpfs.
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/copybench-ab-XXXXXX); then
+	"$bench" ab --size 1M --dir "$shm" --cache cold --warmup 0 --strategy readwrite --rounds 12 \
+		"$bench" "$bench" >"$work/out" 2>&1
+	rc=$?
+	rm -rf "$shm"
+	[ $rc -eq 2 ] && grep -q '^bench ab: readwrite failed in the set-up, not A or B: cannot make the source cold (100% resident)$' "$work/out" &&
+		grep -q '; 1 pairs made again (disturbed); not judged; exit 2$' "$work/out" &&
+		ok || no "cold source on tmpfs: exit $rc, expected 2: $(cat "$work/out")"
+else
+	echo "ab_end_to_end: no tmpfs at /dev/shm: the set-up failure is not checked"
+fi
 
 ab --strategy readwrite --rounds 12 "$work/nonexistent" "$bench"
 rc=$?
