@@ -7,7 +7,10 @@
  * only when the copy succeeded, so a failed or interrupted copy leaves no
  * partial DST. The copy itself runs in a child process, so a strategy that
  * dies (SIGBUS when an mmap'd source shrinks) is reported, not a crash.
+ *
+ * `bench copy --serve` is bench ab's worker instead (harness/ab/ab.h).
  */
+#include "ab.h"
 #include "child.h"
 #include "cli.h"
 #include "commands.h"
@@ -37,7 +40,8 @@ struct copy_cmd {
 	const struct copy_strategy *s;
 	struct copy_job job;
 	bool force, count, fsync;
-	bool time;		/* print the copy's own clock (bench ab reads it) */
+	bool time;		/* print the copy's own clock */
+	bool serve;		/* bench ab's worker: requests on stdin */
 	const char *src, *dst;
 	char tmp[PATH_MAX];
 	uint64_t size;
@@ -65,6 +69,7 @@ static int copy_apply(struct cli_parser *p, const struct cli_option *opt,
 	case OPT_FSYNC: cc->fsync = true; break;
 	case OPT_COUNT_SYSCALLS: cc->count = true; break;
 	case OPT_COPY_TIME: cc->time = true; break;
+	case OPT_COPY_SERVE: cc->serve = true; break;
 	default: break;
 	}
 	return 0;
@@ -77,6 +82,10 @@ static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
 
 	if (ret)
 		return ret;
+	if (cc->serve && (cc->s || p.noperands))
+		return cli_usage_error(&p, "--serve takes no SRC, DST or --strategy");
+	if (cc->serve)
+		return 0;
 	if (!cc->s)
 		return cli_usage_error(&p, "--strategy is required");
 	if (p.noperands != 2)
@@ -262,6 +271,8 @@ int cmd_copy(int argc, char **argv)
 	ret = parse_copy_args(argc, argv, &cc);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (cc.serve)
+		return ab_worker_serve(stdin, stdout);
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	src_fd = open(cc.src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (src_fd < 0 || fstat(src_fd, &st)) {

@@ -180,7 +180,11 @@ const struct cli_option cli_options[] = {
 	  "print the system calls the copy made (perf counters or ptrace)", CLI_ON(CMD_COPY)) },
 	{ OPTION(OPT_COPY_TIME, "time", 0, ARG_NONE, NULL, NULL,
 	  "print the copy's own time, measured around the strategy alone in the child, as "
-	  "`wall_ns N cpu_wait_ns W` (W: its wait for a CPU inside that time), what bench ab compares",
+	  "`wall_ns N cpu_wait_ns W` (W: its wait for a CPU inside that time)",
+	  CLI_ON(CMD_COPY)) },
+	{ OPTION(OPT_COPY_SERVE, "serve", 0, ARG_NONE, NULL, NULL,
+	  "serve copies on request, without SRC, DST and --strategy: read requests on stdin,\n"
+	  "one a line, answer each on stdout (the worker bench ab starts once per build)",
 	  CLI_ON(CMD_COPY)) },
 	{ OPTION(OPT_BASELINE, "baseline", 0, ARG_STRING, "BASE", NULL,
 	  "a results folder, a runs.csv or a baseline file (repeatable)", CLI_ON(CMD_CHECK)),
@@ -268,7 +272,8 @@ const struct cli_option cli_options[] = {
 	{ OPTION(OPT_AB_DIR, "dir", 0, ARG_STRING, "DIR", "bench's --dir",
 	  "where the dataset and the copies live", AB), .complete = COMPLETE_DIR },
 	{ OPTION(OPT_CSV, "csv", 0, ARG_STRING, "FILE", NULL,
-	  "every pair: case, round, order, A's and B's ns, ln(B/A), the case's verdict", AB),
+	  "every pair: case, round, order, per side the wall, the worker's CPU wait over it\n"
+	  "and the worker's own figure (ns), the times compared, ln(B/A), the case's verdict", AB),
 	  .complete = COMPLETE_FILE },
 	{ OPTION(OPT_AB_FORMAT, "format", 0, ARG_CHOICE, "FMT", "table",
 	  "table, or markdown (for a CI job summary)", AB),
@@ -336,7 +341,8 @@ const struct cli_command cli_commands[] = {
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",
 	  "Copies the regular file SRC to DST with one strategy and exits: for timing\n"
 	  "whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
-	  "written beside DST and renamed into place only when it is complete.",
+	  "written beside DST and renamed into place only when it is complete.\n"
+	  "With --serve (no SRC, DST or --strategy) it is bench ab's worker instead.",
 	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL, NULL, NULL },
 	{ CMD_GEN, "gen", "usage: bench gen KIND SIZE FILE [--seed N] [--force]",
 	  "Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"
@@ -369,12 +375,16 @@ const struct cli_command cli_commands[] = {
 	  "In CI (--ci or CI set), a comparison that cannot reach significance exits 2.\n",
 	  EXIT0_GATE, EXIT3_GATE },
 	{ CMD_AB, "ab", "usage: bench ab [options] A B",
-	  "Compares two bench executables in one invocation, pair by pair: A (the\n"
-	  "baseline, e.g. the main branch's build) and B (the candidate). Every round\n"
-	  "runs each case with A and with B back to back (ABBA order), on the same\n"
-	  "dataset in the same cache state; each copy is made by that build's own\n"
-	  "strategy code (`A copy --strategy S --time`) and verified here. A or B may\n"
-	  "be a script that sets an environment and runs a bench.\n"
+	  "Compares two bench executables in one invocation, copy by copy: A (the\n"
+	  "baseline, e.g. the main branch's build) and B (the candidate). Each is started\n"
+	  "once as a worker (`A copy --serve`) that makes copies on request with its own\n"
+	  "strategy code; every round makes one copy of each case with A and one with B,\n"
+	  "back to back in a balanced random order, on the same dataset in the same state\n"
+	  "(syncfs, writeback settled, the cache state set and checked). This bench times\n"
+	  "each copy from the request to the reply and verifies it as a bench run does\n"
+	  "(hash, holes); a worker's own figure is recorded and a disagreement said. Run\n"
+	  "the trusted build (the base) as this bench. A or B may be a script that sets an\n"
+	  "environment and runs a bench.\n"
 	  "\n"
 	  "Per case: the Hodges-Lehmann estimate of B/A over the rounds and its\n"
 	  "signed-rank interval at alpha over all cases and 6 looks (Bonferroni): a\n"

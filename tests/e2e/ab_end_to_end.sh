@@ -5,7 +5,13 @@
 #   A/A, the same build twice, threshold 100 %  -> exit 0 (no regression: every case's
 #                                                  interval below +100 %), every case
 #                                                  ok/slower/faster, one CSV row per case
-#                                                  and round with the case's verdict
+#                                                  and round with the case's verdict, the
+#                                                  raw figures beside the times compared
+#                                                  (a worker's own figure never above this
+#                                                  bench's clock, the time compared its wall
+#                                                  less the CPU wait), the order of a pair
+#                                                  random and balanced (AB in one round of
+#                                                  each two-round block, BA in the other)
 #   (14 rounds a look for two cases, 12 for one: enough that the signed-rank
 #   interval at alpha over the cases and 6 looks exists; a case the first look
 #   leaves undecided is sampled on, a look every 14 rounds)
@@ -14,9 +20,16 @@
 #      that holds at a load of 10 on 2 CPUs, where 4x was once judged ok)
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
-#   B whose copies waited 40 ms for a CPU each  -> exit 0 or 3 (waits left out: no
-#                                                  regression), exit 1 with --wall
+#   B whose worker says its copies took 3x their time (COPYBENCH_TEST_WORKER_TIME_SCALE)
+#                                               -> not a regression (exit 0 or 3: this
+#                                                  bench's clock is used), the disagreement
+#                                                  reported for B
+#   B whose worker says half its time, 16M      -> the disagreement reported, none for A
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
+#   B whose probe of the strategy fails         -> exit 1, `failed` before any copy
+#   B whose copies have holes, --dataset zero   -> exit 1, `failed`, the holes named (the
+#                                                  bytes are right: a bench run's check)
+#   a cold source on tmpfs (cannot be evicted)  -> exit 2, the set-up failed, not A or B
 #   A that does not exist                       -> exit 2 (cannot judge)
 #   too few rounds for any interval             -> exit 2 before anything runs (12 for
 #                                                  2 cases: 2 / 2^n <= 0.01 / 2 / 6)
@@ -41,16 +54,26 @@ rc=$?
 grep -Eq '^readwrite +(14|28|42|56|70|84) .* (ok|slower|faster)$' "$work/out" && ok || no "A/A readwrite row: $(cat "$work/out")"
 grep -q 'stopped by every case decided; ' "$work/out" && ok || no "A/A not stopped by its decisions: $(cat "$work/out")"
 grep -Eq '^bench ab: 2 cases: .*; no regression; exit 0$' "$work/out" && ok || no "A/A summary: $(cat "$work/out")"
-grep -q 'B/A per round (time without waits for a CPU, wall for a strategy on several CPUs)' "$work/out" &&
+grep -q 'B/A per round (time without waits for a CPU, wall for a strategy on several CPUs, timed by this bench from each request to its reply)' "$work/out" &&
 	ok || no "A/A clock not named: $(cat "$work/out")"
 nrw=$(grep -Ec '^readwrite,.*,(ok|slower|faster)$' "$work/pairs.csv")
 nsf=$(grep -Ec '^sendfile,.*,(ok|slower|faster)$' "$work/pairs.csv")
 [ $((nrw % 14)) -eq 0 ] && [ "$nrw" -gt 0 ] && [ $((nsf % 14)) -eq 0 ] && [ "$nsf" -gt 0 ] &&
 	grep -Eq "^readwrite +$nrw " "$work/out" &&
-	[ "$(head -n 1 "$work/pairs.csv")" = strategy,round,order,a_ns,b_ns,log_ratio,verdict ] &&
+	[ "$(head -n 1 "$work/pairs.csv")" = strategy,round,order,a_wall_ns,a_cpu_wait_ns,a_worker_ns,b_wall_ns,b_cpu_wait_ns,b_worker_ns,a_ns,b_ns,log_ratio,verdict ] &&
 	ok || no "pairs.csv: $(cat "$work/pairs.csv")"
 # ABBA: each case has as many AB rounds as BA rounds
 [ "$(grep -c '^readwrite,[0-9]*,AB,' "$work/pairs.csv")" -eq $((nrw / 2)) ] && ok || no "readwrite not ABBA"
+# The raw figures: each worker's own figure within this bench's clock (its
+# interval is inside the request's), the time compared the wall less the
+# worker's CPU wait (neither strategy is on several CPUs).
+bad=$(awk -F, 'NR > 1 && ($6 > $4 || $9 > $7 || $10 != ($5 < $4 ? $4 - $5 : $4) ||
+	$11 != ($8 < $7 ? $7 - $8 : $7)) { print }' "$work/pairs.csv")
+[ -z "$bad" ] && ok || no "raw figures do not add up: $bad"
+# The order: per case, rounds 2k-1 and 2k the other way round from each other.
+bad=$(awk -F, 'NR > 1 { o[$1 "," $2] = $3 } END { for (k in o) { split(k, p, ",");
+	if (p[2] % 2 && (p[1] "," p[2] + 1) in o && o[p[1] "," p[2] + 1] == o[k]) print k } }' "$work/pairs.csv")
+[ -z "$bad" ] && ok || no "a two-round block in one order: $bad"
 left=$(cd "$work/data" && ls | grep -v '^random-2097152-s1\.dat\(\.manifest\)\?$')
 [ -z "$left" ] && ok || no "left in --dir: $left"
 
@@ -63,42 +86,73 @@ grep -Eq '^\| throttled .* \| regression \|$' "$work/out" && ok || no "no regres
 grep -q '^\*\*bench ab:\*\* 1 cases: 1 regression,' "$work/out" && ok || no "markdown summary: $(cat "$work/out")"
 ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow.sh"
 rc=$?
-[ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time)' "$work/out" &&
+[ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time, timed by this bench from each request to its reply)' "$work/out" &&
 	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
 
-# B whose copies each waited 40 ms more for a CPU (added to its wall time
-# and to its run-queue wait, as a busy CPU would): by default the waits are
-# left out and B is no slower than A (exit 0); with --wall the 40 ms count
-# and B is a regression.
-cat >"$work/waited.sh" <<EOF
-#!/bin/sh
-out=\$("$bench" "\$@") || { rc=\$?; echo "\$out"; exit \$rc; }
-echo "\$out" | awk '\$1 == "wall_ns" && \$3 == "cpu_wait_ns" { if (\$4 >= \$2) \$4 = 0; print "wall_ns", \$2 + 40000000, "cpu_wait_ns", \$4 + 40000000; next } { print }'
-EOF
-chmod +x "$work/waited.sh"
-# Not a regression: exit 0, or 3 (inconclusive) when the rounds cannot
-# resolve the threshold. The script reads a wait that is not below its wall
-# as none: `bench copy --time` reported such waits in 7 of 40 runs on the busy
-# development machine (the wait counts time outside the clock), and bench ab
-# then keeps the whole wall, here with the 40 ms in it.
-ab --strategy readwrite --rounds 12 --threshold 100% "$bench" "$work/waited.sh"
+# B whose worker lies about its time: the verdict is this bench's clock's
+# (the lie of 3x would be a regression at 100 %), and the disagreement is
+# said for B alone.
+printf '#!/bin/sh\nCOPYBENCH_TEST_WORKER_TIME_SCALE=3 exec "%s" "$@"\n' "$bench" >"$work/liar.sh"
+chmod +x "$work/liar.sh"
+ab --strategy readwrite --rounds 12 --threshold 100% "$bench" "$work/liar.sh"
 rc=$?
-{ [ $rc -eq 0 ] && grep -Eq '^readwrite +[0-9]+ .* (ok|slower|faster)$' "$work/out" ||
-	{ [ $rc -eq 3 ] && grep -Eq '^readwrite +72 .* inconclusive$' "$work/out" &&
-	grep -q '^bench ab: inconclusive: readwrite: .* the smallest change these [0-9]* rounds could resolve is about' "$work/out"; }; } &&
-	ok || no "B that waited for a CPU, waits left out: exit $rc, expected 0 or 3: $(cat "$work/out")"
-ab --strategy readwrite --rounds 12 --threshold 100% --wall "$bench" "$work/waited.sh"
-rc=$?
-[ $rc -eq 1 ] && grep -Eq '^readwrite +12 .* regression$' "$work/out" &&
-	ok || no "B that waited for a CPU, --wall: exit $rc, expected 1: $(cat "$work/out")"
+{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && ok || no "B that lies: exit $rc, expected 0 or 3: $(cat "$work/out")"
+grep -Eq "^bench ab: disagreement: readwrite: B's own figures disagree with this bench's clock in [0-9]+ of [0-9]+ copies \(median own/outside [0-9.]+; tolerance: not above it, below it by at most a quarter or 1 ms\); the verdict uses this bench's clock$" "$work/out" &&
+	ok || no "B that lies, disagreement not said: $(cat "$work/out")"
+printf '#!/bin/sh\nCOPYBENCH_TEST_WORKER_TIME_SCALE=0.5 exec "%s" "$@"\n' "$bench" >"$work/half.sh"
+chmod +x "$work/half.sh"
+"$bench" ab --size 16M --dir "$work/data16" --strategy readwrite --rounds 12 --threshold 100% \
+	"$bench" "$work/half.sh" >"$work/out" 2>&1
+grep -Eq "^bench ab: disagreement: readwrite: B's own figures disagree .* \(median own/outside 0\.[0-9]+;" "$work/out" &&
+	ok || no "B that says half its time, disagreement not said: $(cat "$work/out")"
+# A is honest: at 16M (copies of a few ms) its trips stay inside the tolerance.
+grep -q "A's own figures disagree" "$work/out" && no "A's honest figures called a disagreement: $(cat "$work/out")" || ok
+rm -rf "$work/data16"
 
-printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nexec "%s" copy --strategy corrupt "$4" "$5" "$6"\n' "$bench" "$bench" >"$work/corrupt.sh"
-chmod +x "$work/corrupt.sh"
+# B as a build whose readwrite is another strategy: its worker's requests
+# rewritten on their way in.
+as_b() {	# as_b STRATEGY SCRIPT
+	printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nsed -u "s/^copy\treadwrite\t/copy\t%s\t/" | exec "%s" "$@"\n' \
+		"$bench" "$1" "$bench" >"$2"
+	chmod +x "$2"
+}
+as_b corrupt "$work/corrupt.sh"
 ab --strategy readwrite --rounds 12 "$bench" "$work/corrupt.sh"
 rc=$?
 [ $rc -eq 1 ] && ok || no "corrupt B: exit $rc, expected 1: $(cat "$work/out")"
-grep -q '^bench ab: readwrite failed in B (.*corrupt.sh): verification failed: the copy differs from the source$' "$work/out" &&
+grep -q "^bench ab: readwrite failed in B (.*corrupt.sh): verification failed: output hash [0-9a-f]* differs from the source's [0-9a-f]*$" "$work/out" &&
 	ok || no "corrupt B not named: $(cat "$work/out")"
+# Each worker probes each case's strategy once, before any copy: a B whose
+# probe fails (its request rewritten to a strategy it lacks) fails the case
+# without a copy.
+printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nsed -u "s/^probe\treadwrite\t/probe\tnosuch\t/" | exec "%s" "$@"\n' \
+	"$bench" "$bench" >"$work/noprobe.sh"
+chmod +x "$work/noprobe.sh"
+ab --strategy readwrite --rounds 12 "$bench" "$work/noprobe.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: readwrite failed in B (.*noprobe.sh): readwrite is unavailable: unknown strategy nosuch in this build$' "$work/out" &&
+	grep -Eq '^readwrite +0 ' "$work/out" &&
+	ok || no "B whose probe fails: exit $rc, expected 1: $(cat "$work/out")"
+as_b holes "$work/holes.sh"
+ab --strategy readwrite --rounds 12 --dataset zero "$bench" "$work/holes.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: readwrite failed in B (.*holes.sh): verification failed: the output has 65536 bytes in holes (a copy must write every byte)$' "$work/out" &&
+	ok || no "B that writes holes on zero data: exit $rc, expected 1: $(cat "$work/out")"
+
+# A state the machine cannot give (a cold source on tmpfs, which cannot
+# evict) is neither side's failure: not judged, exit 2, never B's
+# regression; the pair was tried again first. Where /dev/shm is a tmpfs.
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/copybench-ab-XXXXXX); then
+	"$bench" ab --size 1M --dir "$shm" --cache cold --warmup 0 --strategy readwrite --rounds 12 \
+		"$bench" "$bench" >"$work/out" 2>&1
+	rc=$?
+	rm -rf "$shm"
+	[ $rc -eq 2 ] && grep -q '^bench ab: readwrite failed in the set-up, not A or B: cannot make the source cold (100% resident)$' "$work/out" &&
+		grep -q '; 1 pairs made again (disturbed); not judged; exit 2$' "$work/out" &&
+		ok || no "cold source on tmpfs: exit $rc, expected 2: $(cat "$work/out")"
+else
+	echo "ab_end_to_end: no tmpfs at /dev/shm: the set-up failure is not checked"
+fi
 
 ab --strategy readwrite --rounds 12 "$work/nonexistent" "$bench"
 rc=$?
@@ -122,7 +176,7 @@ grep -q '^bench ab: with 8 rounds no case can be judged: 2 cases at alpha 0.01 o
 	[ "$(wc -l <"$work/out")" -eq 1 ] && ok || no "too few rounds: $(cat "$work/out")"
 
 # A budget that ends before the first look (1000 rounds cannot run in 1 s:
-# each is two processes): nothing decided, inconclusive, exit 3, never 0.
+# each is two copies, each after a syncfs): nothing decided, inconclusive, exit 3, never 0.
 ab --strategy readwrite --rounds 1000 --max-time 1 --threshold 100% "$bench" "$bench"
 rc=$?
 [ $rc -eq 3 ] && grep -q 'looks made: 0, stopped by --max-time; .*; inconclusive; exit 3$' "$work/out" &&
