@@ -299,6 +299,19 @@ static void plot_env_labels(struct plot_ctx *ctx)
 	}
 }
 
+/* Among several folders, the one a chart of one environment was drawn from:
+ * "; from results/A" after the machine (the compare chart draws them all). */
+static void plot_env_from(struct plot_ctx *ctx, const struct plot_env *e)
+{
+	size_t len = strlen(ctx->env);
+	char clean[PATH_MAX];
+
+	if (ctx->ninputs < 2)
+		return;
+	plot_clean(ctx->inputs[e->input], clean, sizeof(clean));
+	snprintf(ctx->env + len, sizeof(ctx->env) - len, "; from %s", clean);
+}
+
 /* The machine line of every title: the main environment's (or uname). */
 static void plot_fill_env(struct plot_ctx *ctx)
 {
@@ -313,6 +326,7 @@ static void plot_fill_env(struct plot_ctx *ctx)
 		plot_clean(e->field[PLOT_FS], fs, sizeof(fs));
 		snprintf(ctx->env, sizeof(ctx->env), "host %s, Linux %s, %s", host, kernel,
 			 fs[0] ? fs : "unknown filesystem");
+		plot_env_from(ctx, e);
 		return;
 	}
 	if (uname(&u) == 0) {
