@@ -189,18 +189,31 @@ static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_sli
 	return true;
 }
 
-/* 2. MB/s against buffer size for each buffered strategy. */
+/* 2. MB/s against buffer size for each buffered strategy, of the main
+ * workload, or else of the first workload whose strategies ran with
+ * several buffer sizes (transform's channels, in a run of --all). */
 static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
 {
 	static const struct chart_curves curves = {
 		chart_buffer_curve, "Buffer-size sweep",
-		"no buffered strategy was run with more than one buffer size",
+		"no buffered strategy of any workload ran with more than one buffer size",
 	};
 	struct plot_slice s;
+	long n;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
-	return chart_curves(ctx, &s, &curves, out);
+	n = chart_curves(ctx, &s, &curves, out);
+	for (size_t i = 0; i < ctx->nrows && !n; i++) {
+		if (!plot_first_workload(ctx, i) ||
+		    !strcmp(ctx->rows[i].workload, plot_main_workload(ctx)) ||
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			continue;
+		out->vars.len = 0;
+		out->vars.s[0] = '\0';
+		n = chart_curves(ctx, &s, &curves, out);
+	}
+	return n;
 }
 
 /* -------------------------------------------------------- syscalls -- */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * plot_cpu_split_resolved.c - the cpu-split chart draws only the rows whose
- * CPU time rusage can split: a row under 20 ms of CPU a run (a few
- * scheduler ticks, sampled all user or all system) is left out of the data
- * and named in the chart's caveat; when every row is, the chart is skipped
- * with the reason. The data file bench writes is checked exactly.
+ * plot_data_exact.c - the data files bench plot writes, checked exactly.
+ * cpu-split draws only the rows whose CPU time rusage can split: a row under
+ * 20 ms of CPU a run (a few scheduler ticks, sampled all user or all
+ * system) is left out of the data and named in the chart's caveat; when
+ * every row is, the chart is skipped with the reason. buffer-sweep draws
+ * the first workload whose strategies ran with several buffers (transform's
+ * pipe) when the main one (copy) has none.
  */
 #include "plot.h"
 #include "testutil.h"
@@ -117,6 +119,46 @@ static void none_resolved(void)
 	CHECK(access(path, F_OK) != 0);
 }
 
+/* A warm 1M row of workload wl: its buffer and median in ms. */
+static void put_plain(FILE *f, const char *wl, const char *strategy, unsigned buffer,
+		      double med_ms)
+{
+	fprintf(f, "%s,%s,text,1048576,%u,warm,0,0,0,8,%.0f,%.0f,%.0f,%.0f,0,0.01,1,1,"
+		"10,1,0,0,,ok,testhost,6.1.0-test,ext4,cpu\n", wl, strategy, buffer,
+		med_ms * 1e6, med_ms * 1e6, med_ms * 1e6, med_ms * 1e6);
+}
+
+/* copy's readwrite at one buffer; transform's pipe at three. */
+static void sweep_of_another_workload(void)
+{
+	char dir[600], path[700], *dat;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/sweep", test_tmpdir());
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(header, f);
+	put_plain(f, "copy", "readwrite", 131072, 1);
+	put_plain(f, "copy", "sendfile", 0, 2);
+	put_plain(f, "transform", "pipe", 8192, 8);
+	put_plain(f, "transform", "pipe", 65536, 4);
+	put_plain(f, "transform", "pipe", 4194304, 2);
+	fclose(f);
+	CHECK_EQ_U64(plot(dir), 0);
+	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
+	dat = slurp(path);
+	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
+		     "# pipe\n# colour pipe #ff9896\n"
+		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
+		     "# variables: colours=\"#ff9896 \";ttl=\"Buffer-size sweep\\nhost testhost, "
+		     "Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
+		     "names=\"'pipe' \";nblocks=1;\n") == 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("SOURCE_DIR");
@@ -127,12 +169,13 @@ int main(void)
 		setenv("COPYBENCH_PLOTS_DIR", plots, 1);
 	}
 	if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-		printf("plot_cpu_split_resolved: skipped: gnuplot is not installed\n");
+		printf("plot_data_files_exact: skipped: gnuplot is not installed\n");
 		test_cleanup_dir();
 		return 77;
 	}
 	some_resolved();
 	none_resolved();
+	sweep_of_another_workload();
 	test_cleanup_dir();
-	return test_report("plot_cpu_split_resolved");
+	return test_report("plot_data_files_exact");
 }
