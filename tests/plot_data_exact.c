@@ -119,12 +119,12 @@ static void none_resolved(void)
 	CHECK(access(path, F_OK) != 0);
 }
 
-/* A warm 1M row of workload wl: its buffer and median in ms. */
+/* A warm 1M row of workload wl: its buffer, median in ms and batch. */
 static void put_plain(FILE *f, const char *wl, const char *strategy, unsigned buffer,
-		      double med_ms)
+		      double med_ms, unsigned batch)
 {
-	fprintf(f, "%s,%s,text,1048576,%u,warm,0,0,0,8,%.0f,%.0f,%.0f,%.0f,0,0.01,1,1,"
-		"10,1,0,0,,ok,testhost,6.1.0-test,ext4,cpu\n", wl, strategy, buffer,
+	fprintf(f, "%s,%s,text,1048576,%u,warm,%u,0,0,8,%.0f,%.0f,%.0f,%.0f,0,0.01,1,1,"
+		"10,1,0,0,,ok,testhost,6.1.0-test,ext4,cpu\n", wl, strategy, buffer, batch,
 		med_ms * 1e6, med_ms * 1e6, med_ms * 1e6, med_ms * 1e6);
 }
 
@@ -142,11 +142,14 @@ static void sweep_of_another_workload(void)
 	if (!f)
 		return;
 	fputs(header, f);
-	put_plain(f, "copy", "readwrite", 131072, 1);
-	put_plain(f, "copy", "sendfile", 0, 2);
-	put_plain(f, "transform", "pipe", 8192, 8);
-	put_plain(f, "transform", "pipe", 65536, 4);
-	put_plain(f, "transform", "pipe", 4194304, 2);
+	put_plain(f, "copy", "readwrite", 131072, 1, 0);
+	put_plain(f, "copy", "sendfile", 0, 2, 0);
+	put_plain(f, "transform", "pipe", 8192, 8, 0);
+	put_plain(f, "transform", "pipe", 65536, 4, 0);
+	put_plain(f, "transform", "pipe", 4194304, 2, 0);
+	put_plain(f, "transform", "pipe", 65536, 3, 5000);
+	put_plain(f, "transform", "pipe", 65536, 16, 1);
+	put_plain(f, "transform", "tcp", 65536, 5, 0);
 	fclose(f);
 	CHECK_EQ_U64(plot(dir), 0);
 	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
@@ -157,6 +160,22 @@ static void sweep_of_another_workload(void)
 		     "# variables: colours=\"#ff9896 \";ttl=\"Buffer-size sweep\\nhost testhost, "
 		     "Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
 		     "names=\"'pipe' \";nblocks=1;\n") == 0);
+	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
+	dat = slurp(path);
+	CHECK(strcmp(dat, "# throughput: data for plots/throughput.gp, written by bench plot\n"
+		     "# copy\n"
+		     "\"readwrite 128K\" 1000.000 1000.000 1000.000 \"\" 13416820\n"
+		     "\"sendfile\" 500.000 500.000 500.000 \"\" 1784412\n\n\n"
+		     "# transform\n"
+		     "\"pipe 4M batch buf\" 500.000 500.000 500.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 16750742\n"
+		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16750742\n"
+		     "\"tcp 64K batch buf\" 200.000 200.000 200.000 \"\" 11622696\n"
+		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16750742\n\n\n"
+		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
+		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
+		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
 }
 
 int main(void)

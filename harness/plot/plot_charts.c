@@ -109,14 +109,16 @@ next:
 	}
 }
 
-/* One panel: the fastest row of each strategy, then those that never ran. */
+/* One panel: every row of the slice, as the table has them (each buffer,
+ * each batch), fastest first; then the strategies that never ran. */
 static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
 				   FILE *f)
 {
 	const struct plot_row **v = ctx->v;
-	size_t n = plot_best_rows(ctx, s, v);
+	size_t n = plot_select(ctx, s, NULL, v);
 	char label[160];
 
+	qsort(v, n, sizeof(*v), plot_cmp_median);
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
 		bool ci = v[k]->ci_lo_ns > 0 && v[k]->ci_hi_ns > 0;
@@ -171,8 +173,8 @@ static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_sli
 	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
 	char name[128], lbl[32];
 
-	for (size_t j = 0; j < n; j++)
-		if (v[j]->buffer)
+	for (size_t j = 0; j < n; j++)	/* one batch: the fastest row's */
+		if (v[j]->buffer && v[j]->batch_lines == best->batch_lines)
 			v[k++] = v[j];
 	k = plot_dedupe(v, k, plot_cmp_buffer);
 	if (k < 2)
