@@ -4,7 +4,8 @@
  * copy of it, or the same folder with a meta.json written later, is one run;
  * an add of several folders is whole or nothing; meta.json's build type and
  * start are taken, and without it the start is when runs.csv was written;
- * labels are kept; outside a git work tree the commit must be given.
+ * labels are kept; outside a git work tree the commit is the one meta.json
+ * names (bench.git_describe, reduced to its commit), else it must be given.
  */
 #include "history_synth.h"
 #include "testutil.h"
@@ -158,6 +159,21 @@ static void metadata_and_labels(void)
 	CHECK(strcmp(herr, "bench history add: --label 'nokey': not KEY=VALUE\n") == 0);
 }
 
+/* Outside git: folder name, written with meta, is added as commit want. */
+static void meta_commit(const char *name, uint64_t seed, const char *meta, const char *want)
+{
+	struct hsynth s = hsynth_default(seed);
+	char line[200];
+
+	s.meta = meta;
+	hsynth_write(name, &s);
+	CHECK_EQ_U64(hrun("add", name, "--db", db, (char *)NULL), 0);
+	snprintf(line, sizeof(line), "%s: added as run ", name);
+	CHECK(strstr(hout, line) == hout);
+	snprintf(line, sizeof(line), " (commit %s, branch unknown, ", want);
+	CHECK(strstr(hout, line) != NULL);
+}
+
 static void git_or_commit(void)
 {
 	char cwd[4096], out[64];
@@ -171,10 +187,14 @@ static void git_or_commit(void)
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
 	CHECK(chdir(test_tmpdir()) == 0);
 	CHECK_EQ_U64(hrun("add", "a", "--db", db, (char *)NULL), 2);
-	CHECK(strcmp(herr, "bench history add: no --commit given, and git rev-parse HEAD failed here (not a git work tree?): give the commit with --commit SHA\n") == 0);
+	CHECK(strcmp(herr, "bench history add: no --commit given, git rev-parse HEAD failed here (not a git work tree?) and a/meta.json names no commit: give it with --commit SHA\n") == 0);
 	CHECK_EQ_U64(count("SELECT COUNT(*) FROM run"), 4);
 	CHECK_EQ_U64(hrun("add", "c", "--commit", "c10", "--db", db, (char *)NULL), 0);
 	CHECK(strstr(hout, "c: added as run 5 (commit c10, branch unknown, 4 cases, 20 runs)\n"));
+	meta_commit("f", 8, "{\"bench\": {\"git_describe\": \"80a625b\"}}", "80a625b");
+	meta_commit("g", 9, "{\"bench\": {\"git_describe\": \"v0.1-12-g1234abcd-dirty\"}}",
+		    "1234abcd-dirty");
+	meta_commit("h", 10, "{\"bench\": {\"git_describe\": \"v0.1\"}}", "v0.1");
 	CHECK(chdir(cwd) == 0);
 }
 

@@ -373,10 +373,11 @@ static void write_fs_summary(const char *dir, const char *fs, const char *cls)
 
 /* Two filesystems, copy_file_range cloned on one: the compare chart's bars
  * have min-max whiskers, and a note "cloned" is where the missing bar would
- * be (line 0: btrfs, column 0). */
+ * be (line 0: btrfs, column 0); the charts of one environment name the
+ * folder they were drawn from. */
 static void test_compare_clone_note(const char *tmp)
 {
-	char a[512], b[512], out[512], cmp[512], dat[1024];
+	char a[512], b[512], out[512], cmp[512], dat[1024], want[700];
 	char *argv[] = { "plot", "--out", cmp, a, b, NULL };
 
 	snprintf(a, sizeof(a), "%s/20250104T000000Z-btrfs", tmp);
@@ -394,6 +395,11 @@ static void test_compare_clone_note(const char *tmp)
 	CHECK(file_contains(dat, "\n\"btrfs\" NaN NaN NaN 3200.000 2666.667 3368.421\n"
 			    "\"ext4\" 91428.571 71111.111 106666.667 3200.000 2666.667 3368.421\n"));
 	CHECK(file_contains(dat, "# no bar: environment line, strategy column, why\n0 0 \"cloned\"\n"));
+	/* a chart of one environment says which folder: ext4's, with the most rows */
+	CHECK(!file_contains(dat, "; from "));
+	snprintf(dat, sizeof(dat), "%s/plot-throughput.dat", cmp);
+	snprintf(want, sizeof(want), "Linux 6.1.0-test, ext4; from %s\";", b);
+	CHECK(file_contains(dat, want));
 }
 
 /* bench --fs ext4,DIR with DIR on the machine's own ext4: two filesystems of

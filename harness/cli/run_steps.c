@@ -76,12 +76,15 @@ static int check_out_writable(const char *out)
 
 	snprintf(at, sizeof(at), "%s", out);
 	while (stat(at, &st)) {
-		slash = strrchr(at, '/');
-		if (!slash) {
-			snprintf(at, sizeof(at), ".");
-			break;
+		if (!strcmp(at, ".")) {
+			fprintf(stderr, "bench: --out '%s': %s\n", out, strerror(errno));
+			return 2;
 		}
-		slash[slash == at] = '\0';
+		slash = strrchr(at, '/');
+		if (slash)
+			slash[slash == at] = '\0';
+		else
+			snprintf(at, sizeof(at), ".");
 	}
 	if (!S_ISDIR(st.st_mode) && strcmp(at, out)) {
 		fprintf(stderr, "bench: --out '%s': %s is not a folder\n", out, at);

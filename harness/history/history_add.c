@@ -7,7 +7,9 @@
  * of them go in within one transaction, so an add is whole or nothing. A
  * folder whose content (history_folder.c) is already in the history adds
  * nothing and says so. The commit and branch come from git in the current
- * directory unless given; outside a git work tree the commit must be given.
+ * directory unless given; outside a git work tree the commit is the one each
+ * folder's meta.json names (the commit bench was built from), and the
+ * branch "unknown".
  */
 #include "history_internal.h"
 
@@ -63,25 +65,19 @@ static int git_line(char *const args[], char *out, size_t n)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && out[0] ? 0 : -1;
 }
 
-/* The commit and branch from git when not given. 0, or 2 after saying why. */
-static int add_git(struct add_opts *o, const struct history_io *io)
+/* The commit and branch from git when not given (NULL commit: no git here). */
+static void add_git(struct add_opts *o)
 {
 	static char *const head[] = { "git", "rev-parse", "HEAD", NULL };
 	static char *const branch[] = { "git", "rev-parse", "--abbrev-ref", "HEAD", NULL };
 
-	if (!o->commit) {
-		if (git_line(head, o->git_commit, sizeof(o->git_commit))) {
-			fprintf(io->err, "%s: no --commit given, and git rev-parse HEAD failed here (not a git work tree?): give the commit with --commit SHA\n", io->who);
-			return 2;
-		}
+	if (!o->commit && !git_line(head, o->git_commit, sizeof(o->git_commit)))
 		o->commit = o->git_commit;
-	}
 	if (!o->branch) {
 		if (git_line(branch, o->git_branch, sizeof(o->git_branch)))
 			snprintf(o->git_branch, sizeof(o->git_branch), "unknown");
 		o->branch = o->git_branch;
 	}
-	return 0;
 }
 
 /* ----------------------------------------------------------- options -- */
@@ -132,7 +128,8 @@ static int add_parse(struct add_opts *o, int argc, char **argv, const struct his
 		return cli_usage_error(&p, "which results folders?");
 	o->dirs = p.operands;
 	o->ndirs = (size_t)p.noperands;
-	return add_git(o, io);
+	add_git(o);
+	return 0;
 }
 
 /* ------------------------------------------------------------ insert -- */
@@ -245,11 +242,17 @@ static int add_outcome(struct adder *a, const struct history_outcome *oc)
 	return step_done(a, st, "adding a case's outcome failed (a case twice in summary.csv?)");
 }
 
+/* The commit of folder f: --commit, git's HEAD, or what its meta.json names. */
+static const char *folder_commit(const struct add_opts *o, const struct history_folder *f)
+{
+	return o->commit ? o->commit : f->commit;
+}
+
 /* The run row of folder f, and its labels. */
 static int add_run_row(struct adder *a, const struct history_folder *f)
 {
 	sqlite3_stmt *st = a->st[ST_RUN];
-	const char *v[] = { f->hash, f->path, a->o->commit, a->o->branch, f->started, NULL,
+	const char *v[] = { f->hash, f->path, folder_commit(a->o, f), a->o->branch, f->started, NULL,
 			    f->env.host, f->env.kernel, f->env.fs_type, f->env.cpu_model,
 			    f->env.build_type, f->meta_json };
 	char now[32];
@@ -312,7 +315,7 @@ static int add_folder(struct adder *a, const struct history_folder *f)
 		if (add_outcome(a, &f->outcomes[i]))
 			return -1;
 	fprintf(a->io->out, "%s: added as run %lld (commit %s, branch %s, %zu cases, %zu runs)\n",
-		f->path, (long long)a->run_id, a->o->commit, a->o->branch, f->set.n, runs);
+		f->path, (long long)a->run_id, folder_commit(a->o, f), a->o->branch, f->set.n, runs);
 	return 0;
 }
 
@@ -359,6 +362,12 @@ int history_add_cli(int argc, char **argv, const struct history_io *io)
 	for (; nread < o.ndirs; nread++)
 		if (history_folder_load(&f[nread], o.dirs[nread], io))
 			goto out_free;
+	for (size_t i = 0; i < nread; i++)
+		if (!folder_commit(&o, &f[i])[0]) {
+			fprintf(io->err, "%s: no --commit given, git rev-parse HEAD failed here (not a git work tree?) and %s/meta.json names no commit: give it with --commit SHA\n",
+				io->who, f[i].path);
+			goto out_free;
+		}
 	if (history_db_open(&h, o.db, true, io))
 		goto out_free;
 	ret = add_all(&h, &o, f, io);

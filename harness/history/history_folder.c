@@ -188,10 +188,10 @@ out_bad:
 	return -1;
 }
 
-/* Build type and start from meta.json; else "" and runs.csv's mtime. */
+/* Build type, commit and start from meta.json; else "" and runs.csv's mtime. */
 static int folder_meta(struct history_folder *f, const struct history_io *io)
 {
-	struct history_meta m = { "", "" };
+	struct history_meta m = { "", "", "" };
 	char path[PATH_MAX + 32];
 	struct stat st;
 
@@ -202,6 +202,7 @@ static int folder_meta(struct history_folder *f, const struct history_io *io)
 		return -1;
 	}
 	snprintf(f->env.build_type, sizeof(f->env.build_type), "%s", m.build_type);
+	snprintf(f->commit, sizeof(f->commit), "%s", m.commit);
 	if (m.started[0]) {
 		snprintf(f->started, sizeof(f->started), "%s", m.started);
 		return 0;

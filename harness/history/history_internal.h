@@ -120,6 +120,7 @@ struct history_folder {
 	struct history_outcome *outcomes;
 	size_t noutcomes;
 	char *meta_json;	/* meta.json whole, NULL without one */
+	char commit[80];	/* the commit meta.json names, "" if none */
 };
 
 /* Reads a results folder. 0, or -1 after saying why. */
@@ -135,6 +136,7 @@ void history_utc(time_t t, char *out, size_t n);
 struct history_meta {
 	char build_type[64];
 	char started[32];
+	char commit[80];	/* from bench.git_describe: the commit bench was built from */
 };
 
 /*

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * history_meta.c - the two values the history takes from a results folder's
- * meta.json: the build type (part of the class a run is compared within) and
- * when the run started. The file is kept whole in the database; here a small
+ * history_meta.c - the values the history takes from a results folder's
+ * meta.json: the build type (part of the class a run is compared within),
+ * the commit and when the run started. The file is kept whole in the database; here a small
  * JSON reader walks it and picks the string values whose key, at any depth,
  * is one of the names below, so that the reader does not depend on where
  * the metadata nests them. Everything else is skipped, but checked to be
- * JSON.
+ * JSON. The commit is the one bench was built from, out of
+ * `git describe --always --dirty --tags` (bench.git_describe).
  */
 #include "history_internal.h"
 
@@ -16,6 +17,7 @@
 #define META_MAX_DEPTH 32
 
 static const char *const build_keys[] = { "build_type", NULL };
+static const char *const commit_keys[] = { "git_describe", NULL };
 static const char *const start_keys[] = {
 	"start_utc", "utc_start", "started_utc", "started", "start", NULL,
 };
@@ -117,6 +119,22 @@ static void copy_cut(char *out, size_t n, const char *s)
 	out[len] = '\0';
 }
 
+/*
+ * The commit of a `git describe` value: the hash after "-g" of
+ * "TAG-N-gHASH[-dirty]", else the value itself (a hash, or a tag that names
+ * the commit), "-dirty" kept: a build of a changed tree is not the commit.
+ * "unknown" (a build outside git) names none: "".
+ */
+static void describe_commit(char *out, size_t n, const char *describe)
+{
+	const char *g = strstr(describe, "-g"), *hash;
+
+	while (g && strstr(g + 2, "-g"))
+		g = strstr(g + 2, "-g");
+	hash = g && strspn(g + 2, "0123456789abcdef") >= 4 ? g + 2 : describe;
+	copy_cut(out, n, strcmp(describe, "unknown") ? hash : "");
+}
+
 /* Takes a string value of key when it is one of the names read. */
 static void take(struct meta_reader *r, const char *key, const char *value)
 {
@@ -124,6 +142,8 @@ static void take(struct meta_reader *r, const char *key, const char *value)
 
 	if (key_rank(build_keys, key) >= 0 && !r->m->build_type[0])
 		copy_cut(r->m->build_type, sizeof(r->m->build_type), value);
+	if (key_rank(commit_keys, key) >= 0 && !r->m->commit[0])
+		describe_commit(r->m->commit, sizeof(r->m->commit), value);
 	if (rank >= 0 && rank < r->start_rank) {
 		copy_cut(r->m->started, sizeof(r->m->started), value);
 		r->start_rank = rank;

@@ -228,7 +228,7 @@ const struct cli_option cli_options[] = {
 	  "the list as Markdown (its one format, also without this)", CLI_ON(CMD_COLUMNS)) },
 	{ OPTION(OPT_DB, "db", 0, ARG_STRING, "FILE", "results/history.sqlite",
 	  "the history database", HSUBS), .complete = COMPLETE_FILE },
-	{ OPTION(OPT_COMMIT, "commit", 0, ARG_STRING, "SHA", "git rev-parse HEAD",
+	{ OPTION(OPT_COMMIT, "commit", 0, ARG_STRING, "SHA", "git rev-parse HEAD; outside git, the one meta.json names",
 	  "the commit the results were measured at", CLI_ON(CMD_HADD)) },
 	{ OPTION(OPT_BRANCH, "branch", 0, ARG_STRING, "NAME", NULL,
 	  "add: the branch (default: git's); others: only runs of this branch",
@@ -440,7 +440,7 @@ const struct cli_command cli_commands[] = {
 	  NULL, EXIT1_HISTORY, NULL, NULL, "inconclusive (check): neither a regression nor none shown" },
 	{ CMD_HADD, "history add", "usage: bench history add DIR... [options]",
 	  "Adds results folders to the history, each once; commit and branch from git\n"
-	  "unless given.", NULL, "a failure", NULL, NULL, NULL },
+	  "unless given (outside git, the commit is the one meta.json names).", NULL, "a failure", NULL, NULL, NULL },
 	{ CMD_HCHECK, "history check", "usage: bench history check --current DIR [options]",
 	  "Judges each case of DIR against its last N runs on the same host, kernel,\n"
 	  "filesystem and build. no regression: each case's upper bound (its change plus\n"

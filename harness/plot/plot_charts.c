@@ -109,14 +109,16 @@ next:
 	}
 }
 
-/* One panel: the fastest row of each strategy, then those that never ran. */
+/* One panel: every row of the slice, as the table has them (each buffer,
+ * each batch), fastest first; then the strategies that never ran. */
 static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
 				   FILE *f)
 {
 	const struct plot_row **v = ctx->v;
-	size_t n = plot_best_rows(ctx, s, v);
+	size_t n = plot_select(ctx, s, NULL, v);
 	char label[160];
 
+	qsort(v, n, sizeof(*v), plot_cmp_median);
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
 		bool ci = v[k]->ci_lo_ns > 0 && v[k]->ci_hi_ns > 0;
@@ -171,8 +173,8 @@ static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_sli
 	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
 	char name[128], lbl[32];
 
-	for (size_t j = 0; j < n; j++)
-		if (v[j]->buffer)
+	for (size_t j = 0; j < n; j++)	/* one batch: the fastest row's */
+		if (v[j]->buffer && v[j]->batch_lines == best->batch_lines)
 			v[k++] = v[j];
 	k = plot_dedupe(v, k, plot_cmp_buffer);
 	if (k < 2)
@@ -189,18 +191,31 @@ static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_sli
 	return true;
 }
 
-/* 2. MB/s against buffer size for each buffered strategy. */
+/* 2. MB/s against buffer size for each buffered strategy, of the main
+ * workload, or else of the first workload whose strategies ran with
+ * several buffer sizes (transform's channels, in a run of --all). */
 static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
 {
 	static const struct chart_curves curves = {
 		chart_buffer_curve, "Buffer-size sweep",
-		"no buffered strategy was run with more than one buffer size",
+		"no buffered strategy of any workload ran with more than one buffer size",
 	};
 	struct plot_slice s;
+	long n;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
-	return chart_curves(ctx, &s, &curves, out);
+	n = chart_curves(ctx, &s, &curves, out);
+	for (size_t i = 0; i < ctx->nrows && !n; i++) {
+		if (!plot_first_workload(ctx, i) ||
+		    !strcmp(ctx->rows[i].workload, plot_main_workload(ctx)) ||
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			continue;
+		out->vars.len = 0;
+		out->vars.s[0] = '\0';
+		n = chart_curves(ctx, &s, &curves, out);
+	}
+	return n;
 }
 
 /* -------------------------------------------------------- syscalls -- */
@@ -387,14 +402,51 @@ static long chart_tree(struct plot_ctx *ctx, struct chart_out *out)
 
 /* ------------------------------------------------------- cpu split -- */
 
-/* 5. User and system CPU time per strategy, stacked. */
+/*
+ * rusage splits a run's CPU time into user and system by the scheduler
+ * ticks that fell in each (the total is exact, the split is sampled): a run
+ * of fewer than a few ticks comes out all user or all system. A row under
+ * CPU_SPLIT_MIN_NS of CPU a run (5 ticks at 250 Hz, 2 at 100 Hz) is left
+ * out of the bars and named in the chart's caveat.
+ */
+#define CPU_SPLIT_MIN_NS 20e6
+
+static bool cpu_split_resolved(const struct plot_row *r)
+{
+	return r->user_ns + r->sys_ns >= CPU_SPLIT_MIN_NS;
+}
+
+/* The caveat naming the rows left out ("" when none); their number. */
+static size_t cpu_split_caveat(const struct plot_row **v, size_t n, struct plot_vars *vars)
+{
+	char caveat[1024], label[160];
+	size_t len, left = 0;
+
+	len = (size_t)snprintf(caveat, sizeof(caveat),
+			       "left out, under %.0f ms of CPU a run (too few scheduler ticks for rusage to split):",
+			       CPU_SPLIT_MIN_NS / 1e6);
+	for (size_t i = 0; i < n; i++) {
+		if (cpu_split_resolved(v[i]))
+			continue;
+		plot_row_label(v[i], label, sizeof(label));
+		if (len < sizeof(caveat))
+			len += (size_t)snprintf(caveat + len, sizeof(caveat) - len, "%s %s",
+						left ? "," : "", label);
+		left++;
+	}
+	plot_var_str(vars, "caveat", left ? caveat : "");
+	return left;
+}
+
+/* 5. User and system CPU time per strategy (stacked), where rusage can
+ * split it, with the wall-clock median. */
 static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 {
 	const struct plot_row **v = ctx->v;
 	char label[160];
 	struct plot_slice s;
 	double total = 0;
-	size_t nbest;
+	size_t nbest, drawn = 0;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
@@ -405,13 +457,21 @@ static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 		snprintf(out->why, sizeof(out->why), "summary.csv has no CPU times (user_ns and sys_ns are empty or zero)");
 		return 0;
 	}
+	if (cpu_split_caveat(v, nbest, &out->vars) == nbest) {
+		snprintf(out->why, sizeof(out->why), "every row took under %.0f ms of CPU a run, too few scheduler ticks for rusage to split (a larger --size)",
+			 CPU_SPLIT_MIN_NS / 1e6);
+		return 0;
+	}
 	for (size_t i = 0; i < nbest; i++) {
+		if (!cpu_split_resolved(v[i]))
+			continue;
 		plot_row_label(v[i], label, sizeof(label));
 		fprintf(out->f, "\"%s\" %.4f %.4f %.4f\n", label, v[i]->user_ns / 1e6,
 			v[i]->sys_ns / 1e6, v[i]->median_ns / 1e6);
+		drawn++;
 	}
 	plot_var_title(&out->vars, ctx, "CPU time split: user and system", &s);
-	return (long)nbest;
+	return (long)drawn;
 }
 
 /* ---------------------------------------------------- warm and cold -- */

@@ -73,19 +73,22 @@ const char *plot_class_note(const char *cls)
 }
 
 /* "readwrite 64K" for a buffered case, "sendfile" otherwise. */
+/* As the table labels a row: strategy, buffer, and a channel's batch
+ * ("batch 5000", "batch buf" for a buffer's worth). */
 void plot_row_label(const struct plot_row *r, char *out, size_t n)
 {
-	char name[128], buf[32];
-
-	const char *other = plot_class_note(r->cls);
+	const struct workload *w = workload_find(r->workload);
+	char name[128], buf[32] = "", batch[32] = "";
 
 	plot_clean(r->strategy, name, sizeof(name));
-	if (!r->buffer) {
-		snprintf(out, n, "%s%s", name, other);
-		return;
+	if (r->buffer) {
+		buf[0] = ' ';
+		plot_size_label(r->buffer, buf + 1, sizeof(buf) - 1);
 	}
-	plot_size_label(r->buffer, buf, sizeof(buf));
-	snprintf(out, n, "%s %s%s", name, buf, other);
+	if (w && (w->flags & WORKLOAD_CHANNELS))
+		snprintf(batch, sizeof(batch), r->batch_lines ? " batch %llu" : " batch buf",
+			 (unsigned long long)r->batch_lines);
+	snprintf(out, n, "%s%s%s%s", name, buf, batch, plot_class_note(r->cls));
 }
 
 const char *plot_no_bar_note(const struct plot_row *r)
@@ -114,6 +117,7 @@ static const struct plot_field {
 	{ "dataset", offsetof(struct plot_row, dataset), true },
 	{ "size_bytes", offsetof(struct plot_row, size), true },
 	{ "buffer_bytes", offsetof(struct plot_row, buffer), true },
+	{ "batch_lines", offsetof(struct plot_row, batch_lines), false },
 	{ "cache", offsetof(struct plot_row, cache), true },
 	{ "median_ns", offsetof(struct plot_row, median_ns), true },
 	{ "min_ns", offsetof(struct plot_row, min_ns), true },
@@ -299,6 +303,19 @@ static void plot_env_labels(struct plot_ctx *ctx)
 	}
 }
 
+/* Among several folders, the one a chart of one environment was drawn from:
+ * "; from results/A" after the machine (the compare chart draws them all). */
+static void plot_env_from(struct plot_ctx *ctx, const struct plot_env *e)
+{
+	size_t len = strlen(ctx->env);
+	char clean[PATH_MAX];
+
+	if (ctx->ninputs < 2)
+		return;
+	plot_clean(ctx->inputs[e->input], clean, sizeof(clean));
+	snprintf(ctx->env + len, sizeof(ctx->env) - len, "; from %s", clean);
+}
+
 /* The machine line of every title: the main environment's (or uname). */
 static void plot_fill_env(struct plot_ctx *ctx)
 {
@@ -313,6 +330,7 @@ static void plot_fill_env(struct plot_ctx *ctx)
 		plot_clean(e->field[PLOT_FS], fs, sizeof(fs));
 		snprintf(ctx->env, sizeof(ctx->env), "host %s, Linux %s, %s", host, kernel,
 			 fs[0] ? fs : "unknown filesystem");
+		plot_env_from(ctx, e);
 		return;
 	}
 	if (uname(&u) == 0) {
@@ -545,7 +563,7 @@ size_t plot_select(const struct plot_ctx *ctx, const struct plot_slice *s,
 	return n;
 }
 
-static int plot_cmp_median(const void *a, const void *b)
+int plot_cmp_median(const void *a, const void *b)
 {
 	const struct plot_row *x = *(const struct plot_row *const *)a;
 	const struct plot_row *y = *(const struct plot_row *const *)b;

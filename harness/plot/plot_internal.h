@@ -46,6 +46,7 @@ struct plot_row {
 	const char *limit_row;	/* the limit row pct_of_limit divides by, or "" */
 	uint64_t size;
 	uint64_t buffer;
+	uint64_t batch_lines;	/* channels: lines per send, 0 a buffer's worth */
 	double median_ns, min_ns, max_ns;
 	double ci_lo_ns, ci_hi_ns;	/* the median's 95 % interval; 0: none (too few
 				 * runs, or older results) */
@@ -149,6 +150,8 @@ bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
 size_t plot_select(const struct plot_ctx *ctx, const struct plot_slice *s,
 		   const char *strategy, const struct plot_row **out);
 int plot_cmp_buffer(const void *a, const void *b);
+/* qsort: by median, fastest first. */
+int plot_cmp_median(const void *a, const void *b);
 int plot_cmp_size(const void *a, const void *b);
 size_t plot_dedupe(const struct plot_row **v, size_t n,
 		   int (*cmp)(const void *, const void *));

@@ -7,7 +7,8 @@
  * order gives each known name its own colour (strategies, channels, limit
  * rows and tree methods, default commands: fewer than the palette's
  * colours); another name (a strategy of a newer tree in an older folder,
- * a command of the user's) gets one by a hash of its name.
+ * a command of the user's) gets one by a hash of its name. One grey only:
+ * two greys side by side read as one row.
  */
 #include "plot_internal.h"
 #include "channel.h"
@@ -24,7 +25,7 @@ static const char *const palette[] = {
 	"#2e8b57", "#ff9896", "#6a3d9a", "#17becf", "#b15928", "#1f78b4",
 	"#33a02c", "#e31a1c", "#ff7f00", "#cab2d6", "#b2df8a", "#fb9a99",
 	"#7f3b08", "#40004b", "#00441b", "#bf812d", "#762a83", "#35978f",
-	"#d6604d", "#4d4d4d", "#9970ab", "#01665e", "#f46d43", "#74add1",
+	"#d6604d", "#e7298a", "#9970ab", "#01665e", "#f46d43", "#74add1",
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t mono_ns(void)
+uint64_t progress_now_ns(void)
 {
 	struct timespec ts;
 
@@ -48,10 +48,12 @@ void progress_status(const struct progress *p, const char *what)
 	fflush(stderr);
 }
 
-void progress_rounds_begin(struct progress *p, unsigned rounds)
+void progress_rounds_begin(struct progress *p, unsigned rounds, unsigned planned)
 {
 	p->rounds = rounds;
-	p->t0_ns = p->round_t0_ns = mono_ns();
+	p->planned = planned;
+	p->last_round_s = 0;
+	p->t0_ns = p->round_t0_ns = p->line_ns = progress_now_ns();
 }
 
 void progress_budget(struct progress *p, double budget_s, unsigned min_rounds, uint64_t t0_ns)
@@ -61,65 +63,86 @@ void progress_budget(struct progress *p, double budget_s, unsigned min_rounds, u
 	p->min_rounds = min_rounds;
 }
 
-/* Seconds since the rounds began, and the estimate of those left: the
- * average round so far times the rounds to go (-1: no estimate yet); with
- * a budget, the budget left, or the minimum's rounds left if longer. */
-static void times(const struct progress *p, unsigned rounds_done, double *elapsed, double *left)
+/*
+ * The last round's time times the planned rounds to go: the first rounds
+ * (counting, warm-up) take longer than the measured ones, and retries are
+ * not planned, so neither an average over all rounds nor the most rounds
+ * there may be. With a budget, the budget left, or the minimum's rounds
+ * left if longer.
+ */
+double progress_left(const struct progress *p, unsigned rounds_done, double elapsed)
 {
-	double avg, since;
+	double left, round_s = p->last_round_s;
 
-	*elapsed = (double)(mono_ns() - p->t0_ns) / 1e9;
-	*left = -1;
 	if (!rounds_done)
-		return;
-	avg = *elapsed / rounds_done;
-	if (p->budget_s <= 0) {
-		*left = avg * (p->rounds - rounds_done);
-		return;
-	}
-	since = (double)(mono_ns() - p->budget_t0_ns) / 1e9;
-	*left = p->budget_s > since ? p->budget_s - since : 0;
-	if (rounds_done < p->min_rounds && avg * (p->min_rounds - rounds_done) > *left)
-		*left = avg * (p->min_rounds - rounds_done);
+		return -1;
+	if (p->budget_s <= 0)
+		return round_s * (p->planned > rounds_done ? p->planned - rounds_done : 0);
+	left = p->budget_s > elapsed ? p->budget_s - elapsed : 0;
+	if (rounds_done < p->min_rounds && round_s * (p->min_rounds - rounds_done) > left)
+		left = round_s * (p->min_rounds - rounds_done);
+	return left;
 }
 
-/* Round k as shown: "k/N", N the rounds at most, or with a budget those of
- * the minimum; a budget's later rounds say they are past it. */
+/* Seconds since the rounds began, and the estimate of those left. */
+static void times(const struct progress *p, unsigned rounds_done, double *elapsed, double *left)
+{
+	double since;
+
+	*elapsed = (double)(progress_now_ns() - p->t0_ns) / 1e9;
+	since = p->budget_t0_ns ? (double)(progress_now_ns() - p->budget_t0_ns) / 1e9 : *elapsed;
+	*left = progress_left(p, rounds_done, p->budget_s > 0 ? since : *elapsed);
+}
+
+/* Round k as shown: "k/N", N the planned rounds (retries count past them),
+ * or with a budget those of the minimum; a budget's later rounds say they
+ * are past it. */
 static void round_label(const struct progress *p, unsigned k, char *out, size_t n)
 {
 	if (p->budget_s > 0 && k > p->min_rounds)
 		snprintf(out, n, "%u (the minimum's %u done)", k, p->min_rounds);
 	else
-		snprintf(out, n, "%u/%u", k, p->budget_s > 0 ? p->min_rounds : p->rounds);
+		snprintf(out, n, "%u/%u", k, p->budget_s > 0 ? p->min_rounds : p->planned);
 }
 
-void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
-		   const char *what)
+/* Off a terminal: a line at the first case, then at most one every
+ * PROGRESS_LINE_S, so that a log shows the run moving from its start. */
+#define PROGRESS_LINE_S 10.0
+
+void progress_case(struct progress *p, unsigned round, size_t k, size_t n, const char *what)
 {
+	uint64_t now = progress_now_ns();
 	double elapsed, left;
 	char label[64];
 
-	if (!p->on || !p->tty)
+	if (!p->on)
+		return;
+	if (!p->tty && (round || k) && (double)(now - p->line_ns) / 1e9 < PROGRESS_LINE_S)
 		return;
 	times(p, round, &elapsed, &left);
 	round_label(p, round + 1, label, sizeof(label));
-	fprintf(stderr, "\r\033[K[round %s, case %zu/%zu, %.0f s", label, k + 1, n, elapsed);
+	fprintf(stderr, p->tty ? "\r\033[K[round %s, case %zu/%zu, %.0f s" :
+		"bench: [round %s, case %zu/%zu, %.0f s", label, k + 1, n, elapsed);
 	if (left >= 0)
 		fprintf(stderr, ", about %.0f s left", left);
-	fprintf(stderr, "] %s", what);
+	fprintf(stderr, p->tty ? "] %s" : "] %s\n", what);
 	fflush(stderr);
+	p->line_ns = now;
 }
 
 void progress_round_end(struct progress *p, unsigned round, unsigned long runs)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = progress_now_ns();
 	double elapsed, left;
 	char label[64];
 
+	p->last_round_s = (double)(now - p->round_t0_ns) / 1e9;
 	times(p, round + 1, &elapsed, &left);
 	round_label(p, round + 1, label, sizeof(label));
-	if (p->on && !p->tty)
+	if (p->on && !p->tty) {
 		fprintf(stderr, "bench: round %s done in %.1f s (%lu runs so far, %.1f s elapsed, about %.0f s left)\n",
-			label, (double)(now - p->round_t0_ns) / 1e9, runs, elapsed, left);
+			label, p->last_round_s, runs, elapsed, left);
+		p->line_ns = now;
+	}
 	p->round_t0_ns = now;
 }

@@ -2,7 +2,8 @@
 /*
  * progress.h - what a long run tells on stderr while it works: on a terminal
  * one line updated in place (round, case, elapsed time, time left); elsewhere
- * (a CI log) plain lines, one per step and per round. --quiet silences it.
+ * (a CI log) plain lines, one per step and per round, and the round and case
+ * from the first case on, at most every 10 s. --quiet silences it.
  */
 #ifndef COPYBENCH_PROGRESS_H
 #define COPYBENCH_PROGRESS_H
@@ -16,9 +17,12 @@ struct progress {
 	bool tty;		/* stderr is a terminal: one updating line */
 	uint64_t t0_ns;		/* when the timed rounds began */
 	uint64_t round_t0_ns;	/* when the current round began */
-	unsigned rounds;	/* at most */
+	uint64_t line_ns;	/* when the last plain line was written */
+	unsigned rounds;	/* at most (retries included) */
+	unsigned planned;	/* without retries: what the time left is counted for */
+	double last_round_s;	/* how long the last round took */
 	double budget_s;	/* --budget: the invocation's time; 0: none */
-	uint64_t budget_t0_ns;	/* --budget: when the invocation began */
+	uint64_t budget_t0_ns;	/* --budget: when the invocation began (0: the rounds) */
 	unsigned min_rounds;	/* --budget: the rounds of the minimum */
 };
 
@@ -33,10 +37,16 @@ void progress_line(const struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Terminal only: the updating line ("what" is e.g. "dataset text 200M"). */
 void progress_status(const struct progress *p, const char *what);
-/* The rounds begin now. */
-void progress_rounds_begin(struct progress *p, unsigned rounds);
-/* Terminal only: round and case in the updating line, with elapsed and ETA. */
-void progress_case(const struct progress *p, unsigned round, size_t k, size_t n,
+/* The rounds begin now: at most rounds, planned without retries. */
+void progress_rounds_begin(struct progress *p, unsigned rounds, unsigned planned);
+/* Seconds left after rounds_done rounds and elapsed seconds (-1: not known
+ * yet): the last round's time for each planned round to go (see progress.c). */
+double progress_left(const struct progress *p, unsigned rounds_done, double elapsed);
+/* CLOCK_MONOTONIC in ns. */
+uint64_t progress_now_ns(void);
+/* Round and case, with elapsed and ETA: the updating line on a terminal;
+ * elsewhere a plain line at the first case, then at most one every 10 s. */
+void progress_case(struct progress *p, unsigned round, size_t k, size_t n,
 		   const char *what);
 /* Round `round` (0-based) ended after `runs` runs in all: a plain line off a
  * terminal. */

@@ -437,7 +437,7 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
 {
 	char size[64], what[200];
 
-	if (!r->progress.tty)
+	if (!r->progress.on)
 		return;
 	if (c->spec.files)	/* a tree: "500 x 4K" */
 		dataset_size_name(c->spec.ds, size, sizeof(size));
@@ -837,7 +837,7 @@ int runner_run_all(struct runner *r)
 	if (err)
 		goto out_free;
 	r->start_ns = runner_now_ns();
-	progress_rounds_begin(&r->progress, rounds);
+	progress_rounds_begin(&r->progress, rounds, counted + warm + max);
 	if (budgeted(r))
 		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS,
 				r->invoked_ns ? r->invoked_ns : r->start_ns);

@@ -3,7 +3,8 @@
 # written is refused (exit 2, one line) before a dataset is made, by the
 # run and the dry run alike; one that holds the results of an earlier run is
 # refused without --force, and --force replaces them, its old charts gone
-# too, so that new CSVs never sit beside old charts.
+# too, so that new CSVs never sit beside old charts. A name without a slash
+# (--out R) is a folder of the current directory.
 . "$(dirname "$0")/lib.sh"
 
 D="$T/d"
@@ -22,6 +23,11 @@ fi
 echo x >"$T/file"
 expect_fail out_under_a_file 2 "bench: --out '$T/file/res': $T/file is not a folder" \
 	"$BENCH" "${common[@]}" --dir "$D" --out "$T/file/res"
+# a name without a slash is a folder in the current directory: its parent is .
+run bash -c 'cd "$1" && shift && exec "$@"' sh "$T" "$BENCH" "${common[@]}" --dir "$D" --out res1
+expect_eq relative_out "$RC:$(cat "$T/.err")" 0:
+expect_eq relative_out_written "$(cd "$T/res1" && ls meta.json runs.csv)" "meta.json
+runs.csv"
 
 run "$BENCH" "${common[@]}" --dir "$D" --out "$T/res"
 expect_eq first_run "$RC" 0

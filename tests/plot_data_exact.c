@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_data_exact.c - the data files bench plot writes, checked exactly.
+ * cpu-split draws only the rows whose CPU time rusage can split: a row under
+ * 20 ms of CPU a run (a few scheduler ticks, sampled all user or all
+ * system) is left out of the data and named in the chart's caveat; when
+ * every row is, the chart is skipped with the reason. buffer-sweep draws
+ * the first workload whose strategies ran with several buffers (transform's
+ * pipe) when the main one (copy) has none.
+ */
+#include "plot.h"
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char header[] =
+	"workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,"
+	"part_size,fsync,runs,median_ns,min_ns,max_ns,mean_ns,stddev_ns,cv,"
+	"mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,"
+	"pct_of_limit,status,host,kernel,fs_type,cpu_model\n";
+
+/* A warm 64M copy row: its median, user and system CPU time in ms. */
+static void put_row(FILE *f, const char *strategy, unsigned buffer, double med_ms,
+		    double user_ms, double sys_ms)
+{
+	fprintf(f, "copy,%s,random,67108864,%u,warm,0,0,0,8,%.0f,%.0f,%.0f,%.0f,0,0.01,1,1,"
+		"10,1,%.0f,%.0f,,ok,testhost,6.1.0-test,ext4,cpu\n", strategy, buffer,
+		med_ms * 1e6, med_ms * 1e6, med_ms * 1e6, med_ms * 1e6, user_ms * 1e6,
+		sys_ms * 1e6);
+}
+
+static char *folder(const char *name, bool all_short)
+{
+	static char dir[600];
+	char path[700];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/%s", test_tmpdir(), name);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return dir;
+	fputs(header, f);
+	put_row(f, "splice", 65536, 10, 0, 8);		/* all system: out */
+	put_row(f, "sendfile", 0, 20, 0, all_short ? 19.9 : 20);	/* 20 ms: in */
+	put_row(f, "mmap", 0, 30, 19, 0.5);		/* 19.5 ms: out */
+	put_row(f, "readwrite", 131072, 40, all_short ? 1 : 5, all_short ? 1 : 30);
+	fclose(f);
+	return dir;
+}
+
+/* bench plot DIR with stdout into DIR/plot.out; its exit code. */
+static int plot(char *dir)
+{
+	char *argv[] = { "plot", dir, NULL }, out[700];
+	int saved, fd, ret;
+
+	snprintf(out, sizeof(out), "%s/../plot.out", dir);
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	ret = cmd_plot(2, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return ret;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[16384];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void some_resolved(void)
+{
+	char *dir = folder("some", false), path[700], *dat;
+
+	CHECK_EQ_U64(plot(dir), 0);
+	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
+	dat = slurp(path);
+	CHECK(strcmp(dat, "# cpu-split: data for plots/cpu-split.gp, written by bench plot\n"
+		     "\"sendfile\" 0.0000 20.0000 20.0000\n"
+		     "\"readwrite 128K\" 5.0000 30.0000 40.0000\n"
+		     "# variables: caveat=\"left out, under 20 ms of CPU a run (too few scheduler "
+		     "ticks for rusage to split): splice 64K, mmap\";"
+		     "ttl=\"CPU time split: user and system\\nhost testhost, Linux 6.1.0-test, "
+		     "ext4; copy, 64M random data, warm cache\";\n") == 0);
+	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
+	CHECK(access(path, F_OK) == 0);
+}
+
+static void none_resolved(void)
+{
+	char *dir = folder("none", true), path[700];
+
+	CHECK_EQ_U64(plot(dir), 0);
+	snprintf(path, sizeof(path), "%s/../plot.out", dir);
+	CHECK(strstr(slurp(path), "cpu-split: skipped: every row took under 20 ms of CPU a run, "
+		      "too few scheduler ticks for rusage to split (a larger --size)\n") != NULL);
+	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
+	CHECK(access(path, F_OK) != 0);
+}
+
+/* A warm 1M row of workload wl: its buffer, median in ms and batch. */
+static void put_plain(FILE *f, const char *wl, const char *strategy, unsigned buffer,
+		      double med_ms, unsigned batch)
+{
+	fprintf(f, "%s,%s,text,1048576,%u,warm,%u,0,0,8,%.0f,%.0f,%.0f,%.0f,0,0.01,1,1,"
+		"10,1,0,0,,ok,testhost,6.1.0-test,ext4,cpu\n", wl, strategy, buffer, batch,
+		med_ms * 1e6, med_ms * 1e6, med_ms * 1e6, med_ms * 1e6);
+}
+
+/* copy's readwrite at one buffer; transform's pipe at three. */
+static void sweep_of_another_workload(void)
+{
+	char dir[600], path[700], *dat;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/sweep", test_tmpdir());
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(header, f);
+	put_plain(f, "copy", "readwrite", 131072, 1, 0);
+	put_plain(f, "copy", "sendfile", 0, 2, 0);
+	put_plain(f, "transform", "pipe", 8192, 8, 0);
+	put_plain(f, "transform", "pipe", 65536, 4, 0);
+	put_plain(f, "transform", "pipe", 4194304, 2, 0);
+	put_plain(f, "transform", "pipe", 65536, 3, 5000);
+	put_plain(f, "transform", "pipe", 65536, 16, 1);
+	put_plain(f, "transform", "tcp", 65536, 5, 0);
+	fclose(f);
+	CHECK_EQ_U64(plot(dir), 0);
+	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
+	dat = slurp(path);
+	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
+		     "# pipe\n# colour pipe #ff9896\n"
+		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
+		     "# variables: colours=\"#ff9896 \";ttl=\"Buffer-size sweep\\nhost testhost, "
+		     "Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
+		     "names=\"'pipe' \";nblocks=1;\n") == 0);
+	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
+	dat = slurp(path);
+	CHECK(strcmp(dat, "# throughput: data for plots/throughput.gp, written by bench plot\n"
+		     "# copy\n"
+		     "\"readwrite 128K\" 1000.000 1000.000 1000.000 \"\" 13416820\n"
+		     "\"sendfile\" 500.000 500.000 500.000 \"\" 1784412\n\n\n"
+		     "# transform\n"
+		     "\"pipe 4M batch buf\" 500.000 500.000 500.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 16750742\n"
+		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16750742\n"
+		     "\"tcp 64K batch buf\" 200.000 200.000 200.000 \"\" 11622696\n"
+		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16750742\n\n\n"
+		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
+		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
+		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
+}
+
+int main(void)
+{
+	const char *src = getenv("SOURCE_DIR");
+	char plots[512];
+
+	if (src) {
+		snprintf(plots, sizeof(plots), "%s/plots", src);
+		setenv("COPYBENCH_PLOTS_DIR", plots, 1);
+	}
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+		printf("plot_data_files_exact: skipped: gnuplot is not installed\n");
+		test_cleanup_dir();
+		return 77;
+	}
+	some_resolved();
+	none_resolved();
+	sweep_of_another_workload();
+	test_cleanup_dir();
+	return test_report("plot_data_files_exact");
+}
