@@ -13,11 +13,8 @@
 # clears it for every test (tests/CMakeLists.txt) and so does this script for
 # the stages below; the tests of CI mode set it themselves.
 # Tests labelled timing or machine (tests/CMakeLists.txt: their pass depends
-# on time or on the machine's state) run after the others, each given up to
-# three attempts (ctest --repeat until-pass:3): a busy machine can deny the
-# state one needs for a moment (another suite dropping caches, a load of 13
-# on 2 CPUs eating a margin), a defect fails all three; every failed
-# attempt's output stays in the log. The ASan stage leaves out `machine`, whose fault and cache counts a sanitizer's own
+# on time or on the machine's state) run in the release suite; the ASan
+# stage leaves out `machine`, whose fault and cache counts a sanitizer's own
 # shadow memory moves (limit_buffers_not_faulted_per_run failed there in a
 # fresh root twice, on its start-up faults), as it leaves out `large`.
 # Any failure, or a suite in which no test ran, exits non-zero.
@@ -33,14 +30,12 @@ unset CI
 echo "== release build and tests" >&2
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$jobs"
-ctest --preset release --no-tests=error -j"$jobs" -LE "timing|machine"
-ctest --preset release --no-tests=error -j"$jobs" -L "timing|machine" --repeat until-pass:3
+ctest --preset release --no-tests=error -j"$jobs"
 
 echo "== asan+ubsan build and tests" >&2
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
-ctest --preset asan --no-tests=error -j"$jobs" -LE "large|layering|machine|timing"
-ctest --preset asan --no-tests=error -j"$jobs" -L timing --repeat until-pass:3
+ctest --preset asan --no-tests=error -j"$jobs" -LE "large|layering|machine"
 
 echo "== fuzzing (libFuzzer, clang)" >&2
 tools/fuzz.sh 20
