@@ -384,6 +384,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
 	cs.reaped = cs.verified = runner_now_ns();
 	cs.timed_ns = ch.wall_ns;
+	runner_test_event("run %u", res->seq);
 	disturb_snapshot(&end);
 	note_disturbance(r, &start, &end, &ch, res);
 	if (err)
