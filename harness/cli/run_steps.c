@@ -850,6 +850,11 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 		dry_runs(r, t, 0, &least, &most);
 		*lo += (dry_unmeasured(o) + least) * t;
 		*hi += (dry_unmeasured(o) + most) * t;
+		if (!runner_keeps_output(r, c))
+			continue;
+		/* its outputs, removed after the last run */
+		*lo += (dry_unmeasured(o) + least) * estimate_removal_s(c->spec.files);
+		*hi += (dry_unmeasured(o) + most) * estimate_removal_s(c->spec.files);
 	}
 }
 

@@ -20,12 +20,15 @@
 #define MIB (1024.0 * 1024.0)
 /* A run's cost that no byte explains: fork, exec of a checker, fsyncs. */
 #define ESTIMATE_RUN_OVERHEAD_S 0.02
+/* A tree run's at the default rate besides: the syncfs of the outputs kept
+ * before it, setting the cache state file by file (docs/budget.md). */
+#define ESTIMATE_TREE_RUN_S 1.0
 
 static const struct estimate_rate defaults[] = {
 	{ "copy", 320, 0, 0 },
 	{ "split", 250, 0, 0 },
 	{ "transform", 250, 0, 0 },
-	{ "tree", 0, 400, 0 },
+	{ "tree", 0, 20000, 0 },
 	{ "limit", 420, 0, 0 },
 };
 
@@ -49,8 +52,14 @@ double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 	const struct estimate_rate *r = estimate_rate_of(e, c->spec.wl->name);
 
 	if (c->spec.files && r->files_per_s > 0)
-		return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.files / r->files_per_s;
+		return ESTIMATE_RUN_OVERHEAD_S + (r->runs ? 0 : ESTIMATE_TREE_RUN_S) +
+		       (double)c->spec.files / r->files_per_s;
 	return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.size / MIB / r->mib_per_s;
+}
+
+double estimate_removal_s(uint64_t entries)
+{
+	return (double)entries / ESTIMATE_REMOVE_PER_S;
 }
 
 /* What runs.csv's runs of one workload added up to. */

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "case.h"
 
@@ -36,8 +37,13 @@ struct estimate {
 
 /* The defaults only. */
 void estimate_init(struct estimate *e);
-/* Seconds one run of c takes, its work around the clock included. */
+/* Seconds one run of c takes, its work around the clock included (a tree at
+ * the default rate: a second a run besides its files). */
 double estimate_run_s(const struct estimate *e, const struct bench_case *c);
+/* Seconds the removal of the kept tree outputs' entries takes after the
+ * last run, beyond the table it overlaps (docs/budget.md). */
+#define ESTIMATE_REMOVE_PER_S 10000.0
+double estimate_removal_s(uint64_t entries);
 /*
  * Replaces the rates of the workloads a runs.csv holds by the ones its runs
  * took: the cost of a run is the time from its start to the start of the
