@@ -425,8 +425,8 @@ int tree_stamp(const char *path, uint64_t *stamp)
 /* Removing a tree                                                     */
 /* ------------------------------------------------------------------ */
 
-/* Empties the folder dfd (closed here). */
-static int tree_empty_dir(int dfd)
+/* Empties the folder dfd (closed here), counting what it removed. */
+static int tree_empty_dir(int dfd, uint64_t *count)
 {
 	struct dirent *e;
 	DIR *dir = fdopendir(dfd);
@@ -442,8 +442,10 @@ static int tree_empty_dir(int dfd)
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!unlinkat(dirfd(dir), e->d_name, 0))
+		if (!unlinkat(dirfd(dir), e->d_name, 0)) {
+			++*count;
 			continue;
+		}
 		if (errno != EISDIR && errno != EPERM) {
 			err = err ? err : -errno;
 			continue;
@@ -453,9 +455,11 @@ static int tree_empty_dir(int dfd)
 			err = err ? err : -errno;
 			continue;
 		}
-		tree_empty_dir(fd);
+		tree_empty_dir(fd, count);
 		if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR))
 			err = err ? err : -errno;
+		else
+			++*count;
 	}
 	closedir(dir);
 	return err;
@@ -464,14 +468,29 @@ static int tree_empty_dir(int dfd)
 int tree_remove(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	uint64_t count = 0;
 
 	if (fd < 0) {
 		if (errno == ENOTDIR || errno == ELOOP)
 			return unlink(path) ? -errno : 0;
 		return errno == ENOENT ? 0 : -errno;
 	}
-	tree_empty_dir(fd);
+	tree_empty_dir(fd, &count);
 	return rmdir(path) ? -errno : 0;
+}
+
+int tree_remove_at(int dfd, const char *name, uint64_t *count)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = tree_empty_dir(fd, count);
+	if (unlinkat(dfd, name, AT_REMOVEDIR))
+		return err ? err : -errno;
+	++*count;
+	return err;
 }
 
 /* ------------------------------------------------------------------ */

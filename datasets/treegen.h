@@ -72,5 +72,17 @@ int tree_stamp(const char *path, uint64_t *stamp);
  * of it). 0, or -errno of the first entry that could not be removed.
  */
 int tree_remove(const char *path);
+/* The folder name in the folder dfd and everything in it, one entry at a
+ * time; count grows by what was removed. 0 or -errno. */
+int tree_remove_at(int dfd, const char *name, uint64_t *count);
+/*
+ * The same with up to threads removals in flight (tree_remove.c): the tree
+ * is listed first, its files unlinked by a pool of threads, its folders
+ * removed last. removed (may be NULL) gets how many entries below path were
+ * removed. 0, or -errno of the first entry that could not be removed (the
+ * rest are removed all the same).
+ */
+#define TREE_REMOVE_THREADS 32
+int tree_remove_wide(const char *path, unsigned threads, uint64_t *removed);
 
 #endif

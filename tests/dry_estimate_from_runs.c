@@ -8,7 +8,9 @@
  * each (200 MiB/s); a tree run of 500 files costing 0.52 s (1000 files/s);
  * a cold copy run of 200 MiB costing 2.02 s, its own rate (100 MiB/s);
  * the last run and a run before a gap in seq (a warm-up there) teach
- * nothing; a workload the file lacks keeps its default.
+ * nothing; a workload the file lacks keeps its default. A tree run at the
+ * default rate: its files at 10 000 files/s, not MiB/s; the kept outputs'
+ * removal at 10 000 entries/s.
  */
 #include "estimate.h"
 #include "testutil.h"
@@ -69,6 +71,15 @@ int main(void)
 	CHECK(c.spec.wl && fabs(estimate_run_s(&e, &c) - 0.52) < 1e-9);
 	c.cache = CACHE_COLD;
 	CHECK(fabs(estimate_run_s(&e, &c) - 1.02) < 1e-9);
+	/* a tree at the default rate, files/s; and its kept outputs' removal,
+	 * by their entries */
+	c.cache = CACHE_WARM;
+	c.spec.wl = workload_find("tree");
+	c.spec.files = 20000;
+	c.spec.size = 20000ull * 4096;
+	CHECK(c.spec.wl && fabs(estimate_run_s(&plain, &c) - 2.02) < 1e-9);
+	CHECK(fabs(estimate_run_s(&e, &c) - 20.02) < 1e-9);	/* learned: 1000 files/s */
+	CHECK(fabs(estimate_remove_s(&e, 200000) - 20.0) < 1e-9);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
 	rmdir(path);

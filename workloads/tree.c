@@ -183,7 +183,7 @@ static void tree_inspect(const struct case_spec *c, const char *dst, struct outp
 static void tree_remove_output(const struct case_spec *c, const char *dst)
 {
 	(void)c;
-	tree_remove(dst);
+	tree_remove_wide(dst, TREE_REMOVE_THREADS, NULL);
 }
 
 const struct workload workload_tree = {

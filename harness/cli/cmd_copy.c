@@ -17,7 +17,9 @@
 #include "interrupt.h"
 #include "strategy.h"
 #include "syscount.h"
+#include "treegen.h"
 #include "units.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@
 
 struct copy_cmd {
 	const struct copy_strategy *s;
+	const char *name;	/* --strategy as given: a tree method too */
 	struct copy_job job;
 	bool force, count, fsync;
 	bool time;		/* print the copy's own clock */
@@ -47,6 +50,15 @@ struct copy_cmd {
 	uint64_t size;
 };
 
+/* The workload that copies folders (WORKLOAD_TREE); NULL if none. */
+static const struct workload *tree_workload(void)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		if (workload_table[i]->flags & WORKLOAD_TREE)
+			return workload_table[i];
+	return NULL;
+}
+
 static int copy_apply(struct cli_parser *p, const struct cli_option *opt,
 		      const struct cli_value *v)
 {
@@ -55,7 +67,8 @@ static int copy_apply(struct cli_parser *p, const struct cli_option *opt,
 	switch (opt->id) {
 	case OPT_COPY_STRATEGY:
 		cc->s = strategy_find(v->str);
-		if (!cc->s)
+		cc->name = v->str;
+		if (!cc->s && !workload_variant_find(tree_workload(), v->str))
 			return cli_bad_value(p, opt, v->str, "unknown strategy (see bench list)");
 		break;
 	case OPT_COPY_BUFFER:
@@ -82,11 +95,11 @@ static int parse_copy_args(int argc, char **argv, struct copy_cmd *cc)
 
 	if (ret)
 		return ret;
-	if (cc->serve && (cc->s || p.noperands))
+	if (cc->serve && (cc->name || p.noperands))
 		return cli_usage_error(&p, "--serve takes no SRC, DST or --strategy");
 	if (cc->serve)
 		return 0;
-	if (!cc->s)
+	if (!cc->name)
 		return cli_usage_error(&p, "--strategy is required");
 	if (p.noperands != 2)
 		return cli_usage_error(&p, "expected SRC and DST");
@@ -261,6 +274,60 @@ static int publish(struct copy_cmd *cc)
 	return 0;
 }
 
+/* ------------------------------------------------------- a tree ------ */
+
+/* The timed work of the child for a tree: the tree workload's own run. */
+static int tree_work(void *arg)
+{
+	struct run_ctx *ctx = arg;
+	int err = ctx->c->wl->setup(ctx);
+
+	if (err)
+		return err;
+	err = ctx->c->wl->run(ctx);
+	ctx->c->wl->teardown(ctx);
+	return err;
+}
+
+/*
+ * SRC a folder: DST, which must not exist, made as the tree workload's run
+ * of that strategy or tree method makes its output (the walker, the same
+ * opens), so that `bench copy` of a tree is the whole-process twin of a
+ * tree row (docs/commands.md). A failed copy leaves no DST.
+ */
+static int copy_tree(struct copy_cmd *cc)
+{
+	struct case_spec spec = {
+		.wl = tree_workload(), .variant = cc->name, .strategy = cc->s,
+		.buffer = cc->job.buffer_size ? cc->job.buffer_size
+			: cc->s ? strategy_default_buffer(cc->s) : 0,
+		.queue_depth = cc->job.queue_depth, .threads = cc->job.threads, .fsync = cc->fsync,
+	};
+	struct run_ctx ctx = { .c = &spec, .src = cc->src, .dst = cc->dst, .src_fd = -1, .dst_fd = -1 };
+	const struct child_work work = { .run = tree_work, .arg = &ctx, .msg = ctx.msg };
+	struct child_result res;
+	char why[200];
+	int err;
+
+	if (!access(cc->dst, F_OK)) {
+		fprintf(stderr, "bench copy: %s exists; a tree is copied to a new folder\n", cc->dst);
+		return 1;
+	}
+	err = child_run(&work, NULL, &res);
+	if (!err && !child_ok(&res) && child_describe(&res, "the copy", why, sizeof(why)))
+		fprintf(stderr, "bench copy: %s: %s\n", cc->src, why);
+	else if (!err && res.err)
+		fprintf(stderr, "bench copy: %s -> %s with %s: %s\n", cc->src, cc->dst, cc->name,
+			res.msg[0] ? res.msg : strerror(-res.err));
+	else if (!err)
+		return 0;
+	tree_remove_wide(cc->dst, TREE_REMOVE_THREADS, NULL);
+	if (interrupt_signal)
+		return interrupt_exit_code();
+	/* a symlink or a special file in SRC: an input bench cannot copy */
+	return !err && (res.err == -ELOOP || res.err == -EINVAL) ? 2 : 1;
+}
+
 int cmd_copy(int argc, char **argv)
 {
 	struct copy_cmd cc = { 0 };
@@ -280,6 +347,15 @@ int cmd_copy(int argc, char **argv)
 		if (src_fd >= 0)
 			close(src_fd);
 		return 2;	/* a missing or unreadable input, as everywhere */
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = copy_tree(&cc);
+		goto out_close_src;
+	}
+	if (!cc.s) {
+		fprintf(stderr, "bench copy: %s copies trees: %s is not a folder\n", cc.name, cc.src);
+		ret = 2;
+		goto out_close_src;
 	}
 	ret = check_paths(&cc, &st);
 	if (ret)

@@ -580,7 +580,7 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 	sigset_t old;
 	int ret = 0;
 
-	runner_remove_workdir(r);
+	runner_remove_workdir_begin(r);
 	if (check_source_unchanged(r))
 		return 1;
 	sums = calloc(r->ncases, sizeof(*sums));
@@ -600,6 +600,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 		report_print_json(stdout, r, sums, dir);
 	else if (!export_to_stdout(r->o))
 		report_print_table(stdout, r, sums);
+	fflush(stdout);
+	runner_test_event("table");
 	if (!ret && r->o->format == FORMAT_TABLE && !export_to_stdout(r->o)) {
 		printf("\nresults: %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)\n", dir);
 		if (!r->counting)

@@ -75,7 +75,8 @@ const struct cli_option cli_options[] = {
 	  "included), e.g. NAME='cp {src} {dst}': {src} and {dst} are the paths,\n"
 	  "the template is split into words like a shell's, nothing expanded; a\n"
 	  "NAME alone is a default: cp, cp-reflink-never, dd, rsync, tar (bench\n"
-	  "list); repeatable", RUN), .group = GROUP_WHAT },
+	  "list), or bench-S: this bench as `bench copy --strategy S`, the\n"
+	  "whole-process twin of the row S; repeatable", RUN), .group = GROUP_WHAT },
 	{ OPTION(OPT_COMMAND_TIMEOUT, "command-timeout", 0, ARG_NUMBER, "SECONDS", "60",
 	  "a --command run taking longer is killed with its process group and\n"
 	  "its row fails", RUN), .group = GROUP_WHAT, .min = 0.1, .max = 86400 },
@@ -168,7 +169,8 @@ const struct cli_option cli_options[] = {
 	  "table, or json (with \"schema_version\")", CLI_ON(CMD_LIST)),
 	  .choices = list_formats, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_COPY_STRATEGY, "strategy", 0, ARG_STRING, "S", NULL,
-	  "a strategy from `bench list` (required)", CLI_ON(CMD_COPY)),
+	  "a strategy from `bench list`, or a tree method for a folder SRC\n"
+	  "(required)", CLI_ON(CMD_COPY)),
 	  .complete = COMPLETE_STRATEGY },
 	{ OPTION(OPT_COPY_BUFFER, "buffer", 0, ARG_SIZE, "B", "the strategy's",
 	  "buffer or block size for buffered strategies", CLI_ON(CMD_COPY)), .min = 1 },
@@ -341,8 +343,11 @@ const struct cli_command cli_commands[] = {
 	{ CMD_COPY, "copy", "usage: bench copy --strategy S [options] SRC DST",
 	  "Copies the regular file SRC to DST with one strategy and exits: for timing\n"
 	  "whole processes (hyperfine) and for checking a strategy by hand. The copy is\n"
-	  "written beside DST and renamed into place only when it is complete.\n"
-	  "With --serve (no SRC, DST or --strategy) it is bench ab's worker instead.",
+	  "written beside DST and renamed into place only when it is complete. A folder\n"
+	  "SRC is copied as the tree workload copies it (a strategy file by file, or a\n"
+	  "tree method) to the new folder DST, removed again when the copy fails:\n"
+	  "--command bench-S runs this as a row. With --serve (no SRC, DST or\n"
+	  "--strategy) it is bench ab's worker instead.",
 	  NULL, "the copy failed, or DST exists without --force (DST left untouched)", NULL, NULL, NULL },
 	{ CMD_GEN, "gen", "usage: bench gen KIND SIZE FILE [--seed N] [--force]",
 	  "Writes one dataset file, as bench generates its inputs: the same KIND, SIZE\n"

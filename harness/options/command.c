@@ -7,6 +7,7 @@
 #include "command.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,17 @@
  */
 const struct bench_command command_defaults[] = {
 	{ "cp", "cp {src} {dst}", "cp -r {src} {dst}",
-	  "coreutils cp (--reflink=auto: FICLONE, then copy_file_range)" },
+	  "coreutils cp (--reflink=auto: FICLONE, then copy_file_range)", NULL },
 	{ "cp-reflink-never", "cp --reflink=never {src} {dst}",
 	  "cp -r --reflink=never {src} {dst}",
-	  "coreutils cp --reflink=never (a read/write loop)" },
+	  "coreutils cp --reflink=never (a read/write loop)", NULL },
 	{ "dd", "dd if={src} of={dst} bs=4M status=none", NULL,
-	  "dd with 4 MiB blocks (files only)" },
+	  "dd with 4 MiB blocks (files only)", NULL },
 	{ "rsync", "rsync --inplace {src} {dst}", "rsync -a {src}/ {dst}",
-	  "rsync --inplace for a file, rsync -a for a tree" },
+	  "rsync --inplace for a file, rsync -a for a tree", NULL },
 	{ "tar", NULL,
 	  "bash -c 'set -o pipefail && mkdir -- \"$2\" && tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -' tar {src} {dst}",
-	  "a tar c | tar x pipe (trees only)" },
+	  "a tar c | tar x pipe (trees only)", NULL },
 };
 const size_t command_default_count = sizeof(command_defaults) / sizeof(command_defaults[0]);
 
@@ -52,6 +53,36 @@ static const struct bench_command *find_default(const char *name)
 	return NULL;
 }
 
+/*
+ * The template of bench-S: this executable (by /proc/self/exe) running
+ * `copy --strategy S`. Kept in a pool of its own: the options live for the
+ * whole invocation.
+ */
+static int twin_parse(struct bench_command *out, char *why, size_t n)
+{
+	static char pool[COMMAND_TWINS_MAX][PATH_MAX + 96];
+	static unsigned used;
+	const char *s = out->name + strlen(COMMAND_TWIN_PREFIX);
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0 || used == COMMAND_TWINS_MAX) {
+		snprintf(why, n, len <= 0 ? "cannot find bench's own executable (/proc/self/exe)"
+			 : "too many bench- commands");
+		return -EINVAL;
+	}
+	exe[len] = '\0';
+	if (strchr(exe, '\'') || !*s) {
+		snprintf(why, n, "%s", *s ? "bench's own path holds a quote" : "bench- names no strategy");
+		return -EINVAL;
+	}
+	snprintf(pool[used], sizeof(pool[used]), "'%s' copy --strategy %s {src} {dst}", exe, s);
+	out->file_template = out->tree_template = pool[used++];
+	out->description = "bench copy --strategy S as a whole process";
+	out->twin = s;
+	return 0;
+}
+
 int command_parse(char *spec, struct bench_command *out, char *why, size_t n)
 {
 	char *eq = strchr(spec, '='), *words[COMMAND_WORDS_MAX], buf[4096];
@@ -65,6 +96,8 @@ int command_parse(char *spec, struct bench_command *out, char *why, size_t n)
 		return -EINVAL;
 	}
 	snprintf(out->name, sizeof(out->name), "%.*s", (int)len, spec);
+	if (!eq && !strncmp(out->name, COMMAND_TWIN_PREFIX, strlen(COMMAND_TWIN_PREFIX)))
+		return twin_parse(out, why, n);
 	if (!eq) {
 		d = find_default(out->name);
 		if (!d) {

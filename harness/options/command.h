@@ -37,13 +37,24 @@ struct bench_command {
 	const char *file_template;	/* {src} a file; NULL: does not apply */
 	const char *tree_template;	/* {src} a directory; NULL: does not apply */
 	const char *description;	/* defaults: one line; NULL for the user's */
+	const char *twin;		/* bench-S: the strategy or tree method S */
 };
 
 extern const struct bench_command command_defaults[];
 extern const size_t command_default_count;
 
 /*
- * "NAME" (a default) or "NAME=TEMPLATE" into *out (its templates point into
+ * bench-S names the whole-process twin of a built-in row: this bench run as
+ * `bench copy --strategy S {src} {dst}` (a file, or a folder for a tree),
+ * so that a command row such as `cp -r` is compared with a whole process
+ * too. Whether S exists for the workload is decided when the row is
+ * planned (its twin member).
+ */
+#define COMMAND_TWIN_PREFIX "bench-"
+#define COMMAND_TWINS_MAX 16
+
+/*
+ * "NAME" (a default, or bench-S) or "NAME=TEMPLATE" into *out (its templates point into
  * spec). 0, or -EINVAL with why filled: an unknown default, a bad name (it
  * must be letters, digits, '-', '_' or '.'), a template that does not split
  * or lacks {src} or {dst}.

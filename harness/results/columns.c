@@ -87,6 +87,18 @@ static void get_pct_of_limit(const struct col_row *x, struct col_value *v)
 	v->d = x->sum->pct_of_limit;
 }
 
+static void get_ratio_lo(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ratio_lo <= 0;
+	v->d = x->sum->ratio_lo;
+}
+
+static void get_ratio_hi(const struct col_row *x, struct col_value *v)
+{
+	v->empty = x->sum->ratio_hi <= 0;
+	v->d = x->sum->ratio_hi;
+}
+
 static void get_ratio(const struct col_row *x, struct col_value *v)
 {
 	v->empty = x->sum->ratio <= 0;
@@ -308,6 +320,8 @@ static const struct column summary_cols[] = {
 	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
 	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the fastest `command` row of the group instead: both clocks time a whole process", .get = get_ratio },
+	{ "ratio_lo", COL_DBL, 3, true, ROLE_MEASURE, "", "lower end of ratio_to_fastest's interval: median_lo_ns over the pace row's median_hi_ns (each median's 95 % interval, so the pair holds at 90 % at least); empty for the pace row itself and where either row has no interval (under 6 runs)", .get = get_ratio_lo },
+	{ "ratio_hi", COL_DBL, 3, true, ROLE_MEASURE, "", "upper end of ratio_to_fastest's interval: median_hi_ns over the pace row's median_lo_ns (see ratio_lo)", .get = get_ratio_hi },
 	{ "rank", COL_U64, 0, true, ROLE_MEASURE, "", "place by median among the rows ranked together (the page-cache copies of a group, or its limit rows), 1 = fastest; empty for rows not ranked", .get = get_rank },
 	{ "tied", COL_U64, 0, true, ROLE_MEASURE, "", "1 when the row's median interval overlaps the interval of the row ranked just above or below it (or either has none): their order is not settled; the table marks it `=`; empty for rows not ranked", .get = get_tied },
 	{ "class", COL_STR, 0, false, ROLE_MEASURE, "", "the work the row measures: `page-cache` (a copy through the page cache), `device` (device I/O around it: direct), `clone` (the output shares extents: no bytes copied), `limit`, `command` (a `--command`: a whole process, its start-up inside the clock)", .get = get_class },

@@ -226,26 +226,41 @@ static void summarize_runs(struct bench_case *c, struct case_summary *s)
 	free(y);
 }
 
-/* Median of the fastest row of class cls in i's group; 0 when none. */
-static double group_pace(const struct runner *r, const struct case_summary *sums, size_t i,
-			 enum case_class cls)
+/* The fastest row of class cls in i's group; -1 when none. */
+static ssize_t group_pace(const struct runner *r, const struct case_summary *sums, size_t i,
+			  enum case_class cls)
 {
-	double best = 0;
+	ssize_t best = -1;
 
 	for (size_t j = 0; j < r->ncases; j++)
 		if (case_same_group(&r->cases[i], &r->cases[j]) && r->cases[j].state == CASE_OK &&
 		    sums[j].cls == cls && sums[j].st.median > 0 &&
-		    (best == 0 || sums[j].st.median < best))
-			best = sums[j].st.median;
+		    (best < 0 || sums[j].st.median < sums[best].st.median))
+			best = (ssize_t)j;
 	return best;
+}
+
+/*
+ * The ratio's interval: the slowest this row's median may be over the
+ * fastest the pace row's may be, and the other way round. Both intervals
+ * hold at 95 % at least, so the pair holds at 90 % at least (Bonferroni);
+ * none for the pace row itself, whose ratio is 1 by definition.
+ */
+static void ratio_interval(struct case_summary *s, const struct case_summary *pace)
+{
+	s->ratio_lo = s->ratio_hi = 0;
+	if (s == pace || s->st.ci_coverage <= 0 || pace->st.ci_coverage <= 0 ||
+	    pace->st.ci_lo <= 0 || pace->st.ci_hi <= 0)
+		return;
+	s->ratio_lo = s->st.ci_lo / pace->st.ci_hi;
+	s->ratio_hi = s->st.ci_hi / pace->st.ci_lo;
 }
 
 static void rank_and_bound(const struct runner *r, struct case_summary *sums, size_t i)
 {
 	const struct bench_case *c = &r->cases[i];
 	struct case_summary *s = &sums[i];
-	ssize_t lim;
-	double pace;
+	ssize_t lim, pace;
 
 	s->pct_of_limit = s->pct_of_concurrent = -1;
 	if (s->cls == CLASS_PAGE_CACHE || s->cls == CLASS_LIMIT || s->cls == CLASS_COMMAND) {
@@ -253,7 +268,9 @@ static void rank_and_bound(const struct runner *r, struct case_summary *sums, si
 		 * the clock) against the fastest command, a copy against the
 		 * fastest copy */
 		pace = group_pace(r, sums, i, s->cls);
-		s->ratio = pace > 0 && s->st.median > 0 ? s->st.median / pace : 0;
+		s->ratio = pace >= 0 && s->st.median > 0 ? s->st.median / sums[pace].st.median : 0;
+		if (s->ratio > 0)
+			ratio_interval(s, &sums[pace]);
 	}
 	/* the limit rows time the work alone, not a process around it */
 	if (s->mib_per_s <= 0 || s->cls == CLASS_LIMIT || s->cls == CLASS_CLONE ||

@@ -37,6 +37,10 @@ struct case_summary {
 	double ratio;		/* median / fastest page-cache median of its
 				 * group (command rows too, which never set
 				 * it); 0: not ranked (another class) */
+	double ratio_lo, ratio_hi; /* the ratio's 95 % interval from both
+				 * medians' intervals (this row's over the
+				 * pace row's); 0: none (no interval on either
+				 * side, or this row sets the pace) */
 	double user_ns, sys_ns;	/* medians */
 	double pct_of_limit;	/* MiB/s vs its limit row; <0: none */
 	const char *limit_row;	/* the limit row divided by, or NULL */

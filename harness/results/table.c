@@ -206,6 +206,18 @@ static void format_interval(const struct case_summary *s, char *ci, size_t nci, 
 	snprintf(tie, ntie, "%s", !s->rank ? "-" : s->tied ? "=" : "");
 }
 
+/* A command row's ratio to the fastest command with its interval: the
+ * figure quoted as "N x cp -r" (summary.c: ratio_interval). */
+static void note_ratio_interval(const struct case_summary *s, char *note, size_t n)
+{
+	size_t len = strlen(note);
+
+	if (s->cls != CLASS_COMMAND || s->ratio_lo <= 0 || len >= n)
+		return;
+	snprintf(note + len, n - len, "; xfastest %.2f-%.2fx (the medians' intervals)",
+		 s->ratio_lo, s->ratio_hi);
+}
+
 static void print_row(FILE *f, const struct bench_case *c, const struct case_summary *s)
 {
 	char ci[16], tie[4];
@@ -237,6 +249,7 @@ static void print_row(FILE *f, const struct bench_case *c, const struct case_sum
 	format_interval(s, ci, sizeof(ci), tie, sizeof(tie));
 	row_note(c, s, note, sizeof(note));
 	mark_modes(s, note, sizeof(note));
+	note_ratio_interval(s, note, sizeof(note));
 	snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
 	snprintf(runs, sizeof(runs), "%zu/%zu", s->verified, c->nruns);
 	if (s->retried || s->outliers)

@@ -25,12 +25,12 @@ static const struct estimate_rate defaults[] = {
 	{ "copy", 850, 0, 0 },
 	{ "split", 700, 0, 0 },
 	{ "transform", 620, 0, 0 },
-	{ "tree", 0, 6000, 0 },
+	{ "tree", 0, 10000, 0 },
 	{ "limit", 900, 0, 0 },
 	{ "copy/cold", 700, 0, 0 },
 	{ "split/cold", 575, 0, 0 },
 	{ "transform/cold", 510, 0, 0 },
-	{ "tree/cold", 0, 6000, 0 },
+	{ "tree/cold", 0, 10000, 0 },
 	{ "limit/cold", 770, 0, 0 },
 };
 
@@ -74,7 +74,7 @@ double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 double estimate_remove_s(const struct estimate *e, uint64_t files)
 {
 	(void)e;
-	return (double)files * ESTIMATE_REMOVE_S;
+	return (double)files / ESTIMATE_REMOVE_PER_S;
 }
 
 double estimate_finish_s(const struct estimate *e, uint64_t kept_files)

@@ -53,12 +53,12 @@ int estimate_learn(struct estimate *e, const char *runs_csv);
  */
 bool estimate_latest_results(const char *root, const char *host, char *out, size_t n);
 /*
- * The end of an invocation: removing files of kept outputs (a tree's, kept
- * so that no run writes where one was just removed) at ESTIMATE_REMOVE_S
- * each, then the results, the table and the sources' check (docs/budget.md
- * has the measurement).
+ * The end of an invocation: removing the entries of kept outputs (a tree's,
+ * kept so that no run writes where one was just removed) at
+ * ESTIMATE_REMOVE_PER_S, beyond the table it overlaps, then the results,
+ * the table and the sources' check (docs/budget.md has the measurements).
  */
-#define ESTIMATE_REMOVE_S 150e-6
+#define ESTIMATE_REMOVE_PER_S 10000.0
 #define ESTIMATE_FINISH_S 0.5
 /* Taking the syscall counters down after the counting round (RCU). */
 #define ESTIMATE_COUNTERS_S 2.0

@@ -295,7 +295,12 @@ static int command_resolve(struct bench_case *c)
 		return 0;
 	tree = stat(c->spec.ds->path, &st) == 0 && S_ISDIR(st.st_mode);
 	c->spec.command_line = command_template(cmd, tree);
-	if (!c->spec.command_line) {
+	if (cmd->twin && !strategy_find(cmd->twin) &&
+	    !(tree && workload_variant_find(c->spec.wl, cmd->twin))) {
+		c->spec.command_line = NULL;
+		snprintf(c->why, sizeof(c->why), "bench copy has no strategy%s named %s",
+			 tree ? " or tree method" : "", cmd->twin);
+	} else if (!c->spec.command_line) {
 		snprintf(c->why, sizeof(c->why), "the default command %s copies %s only",
 			 cmd->name, tree ? "a file" : "a folder (a tree)");
 	} else if (command_probe(c->spec.command_line, why, sizeof(why))) {
@@ -386,6 +391,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	err = child_run(&work, counting ? r->sc : NULL, &ch);
 	cs.reaped = cs.verified = runner_now_ns();
 	cs.timed_ns = ch.wall_ns;
+	runner_test_event("run %u", res->seq);
 	disturb_snapshot(&end);
 	note_disturbance(r, &start, &end, &ch, res);
 	if (err)

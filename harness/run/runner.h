@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "options.h"
@@ -51,6 +52,7 @@ struct runner {
 	/* The work directory where bench removed an output of many files
 	 * since the last run began; "" none (runner_destination). */
 	char freed_in[PATH_MAX];
+	pid_t remover;			/* removing the work directory, or 0 */
 };
 
 /*
@@ -90,8 +92,17 @@ int runner_make_workdir(struct runner *r, const char *dir);
  * (may be NULL) is told each path. Returns how many. dry: removes nothing,
  * tells and counts what it would remove. */
 int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(const char *path));
-/* Removes the work directory and everything in it. */
+/* Starts removing the work directory in a child at low priority (after the
+ * last run); runner_remove_workdir waits for it. */
+void runner_remove_workdir_begin(struct runner *r);
+/* Removes the work directory and everything in it, or waits for the child
+ * runner_remove_workdir_begin started (and removes what it left). */
 void runner_remove_workdir(struct runner *r);
+/* The removal's test hook (workdir.c) and the remover's priority. */
+#define REMOVAL_TEST_ENV "COPYBENCH_TEST_EVENTS"
+#define REMOVAL_IOPRIO_CLASS 2	/* best effort */
+#define REMOVAL_IOPRIO_LEVEL 7	/* its lowest */
+void runner_test_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The destination's state (workdir.c, docs/tree.md "The destination"). */
 #define DESTINATION_TEST_ENV "COPYBENCH_TEST_INODES"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # copy_bad_sources.sh - `bench copy` from sources it cannot copy faithfully:
 # one clear line, exit 2 (an unusable input, as everywhere), and no DST or
-# temporary file left beside it.
+# temporary file left beside it; a folder (a tree) holding a special file too.
 . "$(dirname "$0")/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 O=$T/out
@@ -12,8 +12,8 @@ copy_fails() {	# NAME LINE SRC [STRATEGY]: bench copy SRC O/dst fails with LINE
 }
 
 copy_fails missing "bench copy: $T/missing: No such file or directory" "$T/missing"
-mkdir "$T/dir"
-copy_fails directory "bench copy: $T/dir: is a directory; bench copies regular files only" "$T/dir"
+mkdir "$T/dir" && mkfifo "$T/dir/p"	# a folder is a tree: of files and folders only
+copy_fails directory "bench copy: $T/dir -> $O/dst with readwrite: p: is a special file (trees of regular files and folders only)" "$T/dir"
 mkfifo "$T/fifo"
 copy_fails fifo "bench copy: $T/fifo: is a FIFO; bench copies regular files only" "$T/fifo"
 copy_fails char_device "bench copy: /dev/zero: is a character device; bench copies regular files only" /dev/zero
