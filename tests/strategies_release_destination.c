@@ -62,23 +62,6 @@ out_close:
 		close(in);
 }
 
-static int make_source(const char *path)
-{
-	char *buf = malloc(RELEASE_LEN);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ok = buf && fd >= 0;
-
-	if (ok) {
-		for (size_t i = 0; i < RELEASE_LEN; i++)
-			buf[i] = (char)(i * 131 + 7);
-		ok = write(fd, buf, RELEASE_LEN) == (ssize_t)RELEASE_LEN;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return ok ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *dir = test_tmpdir();
@@ -88,7 +71,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	snprintf(src, sizeof(src), "%s/src", dir);
 	snprintf(dst, sizeof(dst), "%s/dst", dir);
-	CHECK(make_source(src) == 0);
+	CHECK(test_pattern_file(src, RELEASE_LEN) == 0);
 	for (size_t i = 0; i < strategy_count; i++) {
 		const struct copy_strategy *s = strategy_table[i];
 

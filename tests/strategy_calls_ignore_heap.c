@@ -111,23 +111,6 @@ static void check_strategy(struct syscount_session *s, const char *name, uint64_
 	CHECK_EQ_U64(by(&c, "brk"), 0);
 }
 
-static int make_source(const char *path)
-{
-	char *buf = malloc(HEAP_SRC_LEN);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ok = buf && fd >= 0;
-
-	if (ok) {
-		for (size_t i = 0; i < HEAP_SRC_LEN; i++)
-			buf[i] = (char)(i * 131 + 7);
-		ok = write(fd, buf, HEAP_SRC_LEN) == (ssize_t)HEAP_SRC_LEN;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return ok ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	struct syscount_session *s;
@@ -142,7 +125,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(src, sizeof(src), "%s/src", test_tmpdir());
 	snprintf(dst, sizeof(dst), "%s/dst", test_tmpdir());
-	CHECK(make_source(src) == 0);
+	CHECK(test_pattern_file(src, HEAP_SRC_LEN) == 0);
 	for (int dirty = 0; dirty <= 1; dirty++) {
 		if (dirty)
 			leave_free_chunk();

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,4 +143,21 @@ double test_uniform(uint64_t *state)
 	*state ^= *state >> 7;
 	*state ^= *state << 17;
 	return (double)(*state >> 11) / (double)(1ULL << 52) - 1.0;
+}
+
+int test_pattern_file(const char *path, size_t len)
+{
+	char *buf = malloc(len ? len : 1);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ok = buf && fd >= 0;
+
+	if (ok) {
+		for (size_t i = 0; i < len; i++)
+			buf[i] = (char)(i * 131 + 7);
+		ok = write(fd, buf, len) == (ssize_t)len;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ok ? 0 : -1;
 }

@@ -35,6 +35,9 @@ int test_report(const char *name);
 /* A fresh temporary directory for the test (removed by test_cleanup_dir). */
 const char *test_tmpdir(void);
 void test_cleanup_dir(void);
+/* Writes a file of len bytes of a fixed pattern (byte i is i * 131 + 7) at
+ * path. 0 or -1. */
+int test_pattern_file(const char *path, size_t len);
 /*
  * Runs a shell command, capturing its standard output (up to n - 1 bytes,
  * NUL-terminated) into out; returns its exit status, or -1 if it could not
