@@ -3,9 +3,12 @@
 #
 #   cmake -DSRC=<source tree> -DOUT=<header to write> -P git-describe.cmake
 #
-# COPYBENCH_GIT_DESCRIBE is `git describe --always --dirty --tags` of SRC
-# ("unknown" outside a git checkout). OUT is rewritten only when its text
-# changes, so only the file that includes it is recompiled.
+# COPYBENCH_GIT_DESCRIBE is `git describe --always --dirty --tags` of SRC;
+# without a git program (a checkout built where git is not installed) the
+# commit read from SRC/.git itself, its first 7 hex digits (whether the tree
+# is dirty cannot be told then); "unknown" outside a git checkout. OUT is
+# rewritten only when its text changes, so only the file that includes it
+# is recompiled.
 cmake_minimum_required(VERSION 3.25)
 set(describe "unknown")
 find_package(Git QUIET)
@@ -15,6 +18,44 @@ if(GIT_FOUND)
   if(rc EQUAL 0 AND NOT out STREQUAL "")
     set(describe "${out}")
   endif()
+endif()
+# No git program: HEAD read by hand (a folder .git, or a file naming one, as
+# a worktree's; refs loose or packed, in the git folder or its common one).
+function(head_from_files src out_var)
+  set(gitdir "${src}/.git")
+  if(NOT IS_DIRECTORY "${gitdir}" AND EXISTS "${gitdir}")
+    file(STRINGS "${gitdir}" line LIMIT_COUNT 1 REGEX "^gitdir: ")
+    string(REGEX REPLACE "^gitdir: " "" gitdir "${line}")
+  endif()
+  if(NOT EXISTS "${gitdir}/HEAD")
+    return()
+  endif()
+  set(common "${gitdir}")
+  if(EXISTS "${gitdir}/commondir")
+    file(STRINGS "${gitdir}/commondir" rel LIMIT_COUNT 1)
+    get_filename_component(common "${rel}" ABSOLUTE BASE_DIR "${gitdir}")
+  endif()
+  file(STRINGS "${gitdir}/HEAD" head LIMIT_COUNT 1)
+  if(head MATCHES "^ref: (.+)$")
+    set(ref "${CMAKE_MATCH_1}")
+    set(head "")
+    foreach(dir "${gitdir}" "${common}")
+      if(head STREQUAL "" AND EXISTS "${dir}/${ref}")
+        file(STRINGS "${dir}/${ref}" head LIMIT_COUNT 1)
+      endif()
+    endforeach()
+    if(head STREQUAL "" AND EXISTS "${common}/packed-refs")
+      file(STRINGS "${common}/packed-refs" line REGEX " ${ref}$" LIMIT_COUNT 1)
+      string(REGEX REPLACE " .*" "" head "${line}")
+    endif()
+  endif()
+  if(head MATCHES "^[0-9a-f]+$")
+    string(SUBSTRING "${head}" 0 7 short)
+    set(${out_var} "${short}" PARENT_SCOPE)
+  endif()
+endfunction()
+if(describe STREQUAL "unknown")
+  head_from_files("${SRC}" describe)
 endif()
 # file(CONFIGURE) rewrites OUT only when its content changes.
 file(CONFIGURE OUTPUT "${OUT}" @ONLY CONTENT
