@@ -79,18 +79,20 @@ static void counted_copy(struct syscount_session *s, const struct copy_strategy 
 }
 
 /* Leaves a large chunk free inside the heap (the threshold fixed high so
- * malloc takes it from the heap; the guard keeps it from being trimmed). */
-static void leave_free_chunk(void)
+ * malloc takes it from the heap); returns the guard that keeps it from
+ * being trimmed, for the caller to free at the end. */
+static void *leave_free_chunk(void)
 {
-	static void *guard;
-	void *big;
+	void *big, *guard;
 
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	big = malloc(HEAP_FREE_CHUNK);
 	guard = malloc(64);
 	CHECK(big && guard);
-	memset(big, 1, HEAP_FREE_CHUNK);
+	if (big)
+		memset(big, 1, HEAP_FREE_CHUNK);
 	free(big);
+	return guard;
 }
 
 static void check_strategy(struct syscount_session *s, const char *name, uint64_t maps,
@@ -115,6 +117,7 @@ int main(int argc, char **argv)
 {
 	struct syscount_session *s;
 	char src[4096], dst[4096], why[160];
+	void *guard = NULL;
 
 	(void)argc;
 	unsetenv("COPYBENCH_SYSCOUNT");
@@ -128,10 +131,11 @@ int main(int argc, char **argv)
 	CHECK(test_pattern_file(src, HEAP_SRC_LEN) == 0);
 	for (int dirty = 0; dirty <= 1; dirty++) {
 		if (dirty)
-			leave_free_chunk();
+			guard = leave_free_chunk();
 		check_strategy(s, "readwrite", 1, src, dst, dirty);
 		check_strategy(s, "stdio", 3, src, dst, dirty);
 	}
+	free(guard);
 	syscount_session_free(s);
 	test_cleanup_dir();
 	return test_report(argv[0]);
