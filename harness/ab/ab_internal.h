@@ -26,9 +26,10 @@ struct ab_copy {
 struct ab_worker {
 	pid_t pid;
 	int to;			/* its stdin */
-	FILE *from;		/* its stdout */
+	int from;		/* its stdout */
 	char err_path[PATH_MAX + 16];
 	bool dead;
+	int reply_ms;		/* how long a reply may take before the worker is stopped */
 };
 
 struct ab_case {
@@ -66,10 +67,14 @@ extern const char ab_side_name[2];
 /* ab_worker_ctl.c: the orchestrator's end of a worker. */
 int ab_worker_start(struct ab_run *r, int side);
 void ab_worker_stop(struct ab_worker *w);
-/* Sends one request line, reads its reply into reply[0..n); the times
- * around it by this bench's clock. 0, or -1 with why filled (the worker
- * ended: the last line of its stderr). */
-int ab_worker_ask(struct ab_worker *w, const char *req, char *reply, size_t n,
+/* Waits (briefly, outside any clock) until side's worker runs no thread
+ * but its own: every copy starts as in a fresh process. */
+void ab_worker_settle(struct ab_run *r, int side);
+/* Sends one request line to side's worker, reads its reply into
+ * reply[0..n); the times around it by this bench's clock. 0, or -1 with
+ * why filled: the worker ended (the last line of its stderr), or sent no
+ * reply in time and was stopped and started again for the next request. */
+int ab_worker_ask(struct ab_run *r, int side, const char *req, char *reply, size_t n,
 		  struct ab_copy *cp, char *why, size_t wn);
 
 /* ab_rounds.c */

@@ -18,7 +18,7 @@ int ab_open_csv(struct ab_run *r)
 {
 	if (!r->o->csv)
 		return 0;
-	r->csv = fopen(r->o->csv, "w");
+	r->csv = fopen(r->o->csv, "we");
 	if (!r->csv) {
 		fprintf(stderr, "bench ab: cannot write %s: %s\n", r->o->csv, strerror(errno));
 		return -1;

@@ -150,9 +150,10 @@ static int ab_run_one(struct ab_run *r, struct ab_case *c, int side, struct ab_c
 
 	if (ab_prepare(r, why, n))
 		return AB_UNPREPARED;
+	ab_worker_settle(r, side);
 	snprintf(req, sizeof(req), "copy\t%s\t%s\t%s\n", c->name, r->ds.path, r->dst);
 	disturb_snapshot(&start);
-	err = ab_worker_ask(&r->w[side], req, reply, sizeof(reply), cp, why, n);
+	err = ab_worker_ask(r, side, req, reply, sizeof(reply), cp, why, n);
 	if (!err)
 		err = ab_reply(reply, cp, why, n);
 	if (!err)
@@ -238,7 +239,7 @@ void ab_probe_all(struct ab_run *r)
 
 		snprintf(req, sizeof(req), "probe\t%s\t%s\n", c->name, r->workdir);
 		for (int side = 0; side < 2 && c->failed < 0; side++) {
-			if (ab_worker_ask(&r->w[side], req, reply, sizeof(reply), NULL, why, sizeof(why)) == 0) {
+			if (ab_worker_ask(r, side, req, reply, sizeof(reply), NULL, why, sizeof(why)) == 0) {
 				if (!strcmp(reply, "ok"))
 					continue;
 				if (!strncmp(reply, "unavailable\t", 12))

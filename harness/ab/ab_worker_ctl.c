@@ -5,12 +5,29 @@
  * stderr in a file of the work directory; every copy is timed here, from
  * the request written to the reply read, and the worker's run-queue wait
  * over that time is read from outside (/proc/PID/schedstat).
+ *
+ * A worker that sends no reply in time (AB_REPLY_BASE_MS, and more for a
+ * bigger source) is stopped with SIGKILL and started again, so that one
+ * hung copy fails its case, not the whole run; a worker that does not end
+ * when its stdin closes is stopped the same way after AB_STOP_MS.
+ * COPYBENCH_TEST_AB_REPLY_MS=MS replaces the time a reply may take (the
+ * test of a hung worker).
+ *
+ * Before each copy the orchestrator waits, outside the clock, until the
+ * worker runs no thread but its own (ab_worker_settle), as a bench run's
+ * copy starts in a fresh process: a helper thread the previous copy left
+ * (an io_uring io-wq worker) would otherwise be shared with the next copy.
+ * On Linux 6.18 this also keeps io_uring copies from hanging: an io-wq
+ * worker ends about one tick after its ring is gone, and a write queued to
+ * io-wq just as it ended was traced never to run (docs/check.md).
  */
 #include "ab_internal.h"
 #include "interrupt.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +35,15 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A reply may take this long, and a second more per AB_REPLY_BYTES_PER_S
+ * of source. */
+#define AB_REPLY_BASE_MS	30000
+#define AB_REPLY_BYTES_PER_S	(10u << 20)
+/* A worker whose stdin is closed has this long to end. */
+#define AB_STOP_MS		5000
+/* How long a copy waits for the threads of the one before to end. */
+#define AB_SETTLE_MS		200
 
 static double ctl_now_ns(void)
 {
@@ -61,6 +87,43 @@ static void ctl_exec(const char *exe, int in, int out, const char *err_path)
 	_exit(127);
 }
 
+/* The number of threads process pid runs, or 0 when it cannot be read. */
+static unsigned ctl_threads(pid_t pid)
+{
+	char path[64];
+	unsigned n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+void ab_worker_settle(struct ab_run *r, int side)
+{
+	struct ab_worker *w = &r->w[side];
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < AB_SETTLE_MS && w->pid > 0 && ctl_threads(w->pid) > 1; i++)
+		nanosleep(&ms, NULL);
+}
+
+/* How long a reply may take: the base and more for a bigger source. */
+static int ctl_reply_ms(const struct ab_run *r)
+{
+	const char *env = getenv("COPYBENCH_TEST_AB_REPLY_MS");
+
+	if (env && atoi(env) > 0)
+		return atoi(env);
+	return AB_REPLY_BASE_MS + (int)(r->o->size / AB_REPLY_BYTES_PER_S) * 1000;
+}
+
 int ab_worker_start(struct ab_run *r, int side)
 {
 	struct ab_worker *w = &r->w[side];
@@ -68,43 +131,57 @@ int ab_worker_start(struct ab_run *r, int side)
 
 	snprintf(w->err_path, sizeof(w->err_path), "%s/worker-%c.err", r->workdir,
 		 ab_side_name[side]);
+	w->reply_ms = ctl_reply_ms(r);
+	w->dead = false;
 	if (pipe2(to, O_CLOEXEC))
-		return -errno;
-	if (pipe2(from, O_CLOEXEC)) {
-		close(to[0]);
-		close(to[1]);
-		return -errno;
-	}
+		goto out_dead;
+	if (pipe2(from, O_CLOEXEC))
+		goto out_close_to;
 	w->pid = fork();
 	if (w->pid == 0)
 		ctl_exec(r->o->exe[side], to[0], from[1], w->err_path);
 	close(to[0]);
 	close(from[1]);
 	w->to = to[1];
-	w->from = w->pid > 0 ? fdopen(from[0], "r") : NULL;
-	if (w->pid < 0 || !w->from) {
-		int err = -errno;
+	w->from = from[0];
+	if (w->pid > 0)
+		return 0;
+	close(w->from);
+	close(w->to);
+	goto out_dead;
+out_close_to:
+	close(to[0]);
+	close(to[1]);
+out_dead:
+	w->pid = 0;
+	w->dead = true;
+	return -errno;
+}
 
-		close(to[1]);
-		if (!w->from)
-			close(from[0]);
-		w->dead = true;
-		return err;
+/* Reaps the worker: up to ms for it to end by itself, then SIGKILL. */
+static void ctl_reap(struct ab_worker *w, int ms)
+{
+	struct timespec tick = { 0, 10000000 };
+	int status;
+
+	for (int waited = 0; waitpid(w->pid, &status, WNOHANG) == 0; waited += 10) {
+		if (waited >= ms) {
+			kill(w->pid, SIGKILL);
+			while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		nanosleep(&tick, NULL);
 	}
-	return 0;
 }
 
 void ab_worker_stop(struct ab_worker *w)
 {
-	int status;
-
 	if (w->pid <= 0)
 		return;
 	close(w->to);
-	if (w->from)
-		fclose(w->from);
-	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	close(w->from);
+	ctl_reap(w, AB_STOP_MS);
 	unlink(w->err_path);
 	w->pid = 0;
 }
@@ -125,12 +202,60 @@ static void ctl_why_ended(struct ab_worker *w, char *why, size_t n)
 	w->dead = true;
 }
 
-int ab_worker_ask(struct ab_worker *w, const char *req, char *reply, size_t n,
+/* A worker that did not reply in time: stopped, and a new one started for
+ * the requests to come (a restart that fails leaves it dead). */
+static void ctl_hung(struct ab_run *r, int side, char *why, size_t n)
+{
+	struct ab_worker *w = &r->w[side];
+
+	snprintf(why, n, "its worker (copy --serve) sent no reply in %.3g s and was stopped",
+		 w->reply_ms / 1000.0);
+	close(w->to);
+	close(w->from);
+	ctl_reap(w, 0);
+	ab_worker_start(r, side);
+}
+
+/* One reply line from fd into reply[0..n), waiting at most ms in all:
+ * 1 a line, 0 the worker ended (or an interrupt), -1 no line in time. */
+static int ctl_read_line(int fd, char *reply, size_t n, int ms)
+{
+	double end = ctl_now_ns() + (double)ms * 1e6;
+	size_t len = 0;
+
+	while (len + 1 < n) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int left = (int)((end - ctl_now_ns()) / 1e6);
+		ssize_t got;
+
+		if (left <= 0)
+			return -1;
+		if (poll(&p, 1, left) < 0 && (errno != EINTR || interrupt_signal))
+			return 0;
+		if (!p.revents)
+			continue;
+		got = read(fd, reply + len, n - 1 - len);
+		if (got < 0 && errno == EINTR && !interrupt_signal)
+			continue;
+		if (got <= 0)
+			return 0;
+		len += (size_t)got;
+		if (memchr(reply + len - (size_t)got, '\n', (size_t)got))
+			break;
+	}
+	reply[len] = '\0';
+	reply[strcspn(reply, "\n")] = '\0';
+	return 1;
+}
+
+int ab_worker_ask(struct ab_run *r, int side, const char *req, char *reply, size_t n,
 		  struct ab_copy *cp, char *why, size_t wn)
 {
+	struct ab_worker *w = &r->w[side];
 	size_t len = strlen(req);
 	double w0, t0, t1;
 	ssize_t put;
+	int got;
 
 	if (w->dead) {
 		snprintf(why, wn, "its worker (copy --serve) has ended");
@@ -140,13 +265,17 @@ int ab_worker_ask(struct ab_worker *w, const char *req, char *reply, size_t n,
 	t0 = ctl_now_ns();
 	do
 		put = write(w->to, req, len);
-	while (put < 0 && errno == EINTR);
-	if (put != (ssize_t)len || !fgets(reply, (int)n, w->from)) {
+	while (put < 0 && errno == EINTR && !interrupt_signal);
+	got = put == (ssize_t)len ? ctl_read_line(w->from, reply, n, w->reply_ms) : 0;
+	t1 = ctl_now_ns();
+	if (got < 0) {
+		ctl_hung(r, side, why, wn);
+		return -1;
+	}
+	if (got == 0) {
 		ctl_why_ended(w, why, wn);
 		return -1;
 	}
-	t1 = ctl_now_ns();
-	reply[strcspn(reply, "\n")] = '\0';
 	if (cp) {
 		cp->wall = t1 - t0;
 		cp->wait = ctl_wait_ns(w->pid) - w0;

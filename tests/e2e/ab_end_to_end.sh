@@ -27,6 +27,9 @@
 #   B whose worker says half its time, 16M      -> the disagreement reported, none for A
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
 #   B whose probe of the strategy fails         -> exit 1, `failed` before any copy
+#   B whose worker never answers one case      -> exit 1, that case `failed` after the
+#                                                  reply deadline, the worker killed; a
+#                                                  new one serves the other case
 #   B whose copies have holes, --dataset zero   -> exit 1, `failed`, the holes named (the
 #                                                  bytes are right: a bench run's check)
 #   a cold source on tmpfs (cannot be evicted)  -> exit 2, the set-up failed, not A or B
@@ -138,6 +141,30 @@ ab --strategy readwrite --rounds 12 --dataset zero "$bench" "$work/holes.sh"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: readwrite failed in B (.*holes.sh): verification failed: the output has 65536 bytes in holes (a copy must write every byte)$' "$work/out" &&
 	ok || no "B that writes holes on zero data: exit $rc, expected 1: $(cat "$work/out")"
+
+# B whose worker never answers a copy of sendfile (the wrapper stops
+# itself): after the reply deadline (the test hook's 2 s) that worker is
+# killed and the case fails in B; a new worker serves the other case, which
+# is judged; nothing of B is left running.
+cat >"$work/hang.sh" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = --version ] && exec "$bench" --version
+coproc W { exec "$bench" "\$@"; }
+while IFS= read -r line; do
+	case "\$line" in copy\$'\\t'sendfile\$'\\t'*) kill -STOP \$\$ ;; esac
+	printf '%s\\n' "\$line" >&"\${W[1]}"
+	IFS= read -r reply <&"\${W[0]}"
+	printf '%s\\n' "\$reply"
+done
+EOF
+chmod +x "$work/hang.sh"
+COPYBENCH_TEST_AB_REPLY_MS=2000 ab --strategy readwrite,sendfile --rounds 14 --threshold 100% "$bench" "$work/hang.sh"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^bench ab: sendfile failed in B (.*hang.sh): its worker (copy --serve) sent no reply in 2 s and was stopped$' "$work/out" &&
+	grep -Eq '^readwrite +(14|28|42|56|70|84) .* (ok|slower|faster)$' "$work/out" &&
+	ok || no "B whose worker hangs: exit $rc, expected 1: $(cat "$work/out")"
+left=$(pgrep -f "$work/hang.sh")
+[ -z "$left" ] && ok || no "B's hung worker left running: $(ps -o pid,stat,args -p "$left")"
 
 # A state the machine cannot give (a cold source on tmpfs, which cannot
 # evict) is neither side's failure: not judged, exit 2, never B's
