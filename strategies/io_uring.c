@@ -83,6 +83,16 @@
  * complete means the source is shorter than len: -ENODATA. Offsets are
  * 64-bit in the SQE, so ranges beyond 4 GiB work.
  *
+ * A copy that cannot hang on a lost request: when nothing completes for
+ * URING_STALL_S while requests are in flight, the kernel is asked to
+ * cancel every request of the ring (IORING_ASYNC_CANCEL_ANY) and the
+ * cancelled rounds are queued again. On Linux 6.18 a process that makes
+ * copy after copy (a test, bench ab's worker) can queue a write to io-wq
+ * just as the io-wq worker of its previous ring exits, and that write
+ * never runs (traced; docs/check.md); the cancel finds it on io-wq's list
+ * and the retry gets a new worker. A bench run's copy, alone in a new
+ * process, never meets it.
+ *
  * The ring is set up and torn down inside copy(): the strategy owns its
  * resources, and that setup is part of what io_uring costs. Closing a ring
  * leaves the release of its registered files and buffers to a kernel worker
@@ -116,6 +126,8 @@
 #define URING_SETUP_FAST	(IORING_SETUP_SINGLE_ISSUER | \
 				 IORING_SETUP_COOP_TASKRUN | \
 				 IORING_SETUP_DEFER_TASKRUN)
+#define URING_STALL_S		1	/* no completion this long: cancel and retry */
+#define URING_CANCEL_DATA	UINT64_MAX	/* user_data of the cancel request */
 #define URING_SRC		0	/* registered file indexes */
 #define URING_DST		1
 
@@ -272,25 +284,41 @@ static void uring_complete(struct uring_copy *uc, const struct io_uring_cqe *cqe
 		uc->err = ret;
 }
 
+/* Nothing completed for URING_STALL_S: every request of the ring is
+ * cancelled; each completes with -ECANCELED and its round is queued again. */
+static void uring_cancel_all(struct uring_copy *uc)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&uc->ring);
+
+	if (!sqe)
+		return;
+	io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+	io_uring_sqe_set_data64(sqe, URING_CANCEL_DATA);
+}
+
 /* Submits what is queued and reaps completions until nothing is in flight. */
 static int uring_run(struct uring_copy *uc)
 {
 	while (uc->inflight > 0) {
+		struct __kernel_timespec stall = { .tv_sec = URING_STALL_S };
 		struct io_uring_cqe *cqe;
 		unsigned head, seen = 0;
 		unsigned want = uc->inflight > 2 ? uc->inflight / 2 : 1;
-		int ret = io_uring_submit_and_wait(&uc->ring, want);
+		int ret = io_uring_submit_and_wait_timeout(&uc->ring, &cqe, want, &stall, NULL);
 
-		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
+		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 			if (!uc->err)
 				uc->err = ret;
 			return uc->err;	/* the ring is unusable: give up */
 		}
 		io_uring_for_each_cqe(&uc->ring, head, cqe) {
-			uring_complete(uc, cqe);
+			if (io_uring_cqe_get_data64(cqe) != URING_CANCEL_DATA)
+				uring_complete(uc, cqe);
 			seen++;
 		}
 		io_uring_cq_advance(&uc->ring, seen);
+		if (ret == -ETIME && !seen)
+			uring_cancel_all(uc);
 	}
 	return uc->err;
 }

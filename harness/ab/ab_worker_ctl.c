@@ -161,10 +161,10 @@ out_dead:
 /* Reaps the worker: up to ms for it to end by itself, then SIGKILL. */
 static void ctl_reap(struct ab_worker *w, int ms)
 {
-	struct timespec tick = { 0, 10000000 };
+	struct timespec tick = { 0, 1000000 };
 	int status;
 
-	for (int waited = 0; waitpid(w->pid, &status, WNOHANG) == 0; waited += 10) {
+	for (int waited = 0; waitpid(w->pid, &status, WNOHANG) == 0; waited++) {
 		if (waited >= ms) {
 			kill(w->pid, SIGKILL);
 			while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
