@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config liburing-dev libxxhash-dev
 	  libbenchmark-dev libbenchmark-tools hyperfine gnuplot-nox strace
-	  clang libclang-rt-dev valgrind jq btrfs-progs xfsprogs python3-scipy
+	  clang libclang-rt-dev valgrind jq btrfs-progs xfsprogs python3-scipy python3-jsonschema
 	  libsqlite3-dev help2man rsync)
 
 missing=()
