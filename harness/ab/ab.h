@@ -3,11 +3,12 @@
  * ab.h - `bench ab A B`, the room's door: two builds of bench compared in
  * one invocation, copy by copy.
  *
- * This bench is the orchestrator: it starts A and B once each as long-lived
- * workers (`A copy --serve`, ab_worker.c), asks each to probe every case's
- * strategy once, warms them, then sends single copy requests, A and B in a
- * balanced random order, and times each copy with its own clock from the
- * request written to the reply read. It sets the state before every copy
+ * This bench is the orchestrator: it starts A and B as workers (`A copy
+ * --serve`, ab_worker.c), asks each to probe every case's strategy once,
+ * then for every pair starts a new worker of each, waits until both have
+ * answered a probe, and sends each one copy request, A and B in a balanced
+ * random order, timing each copy with its own clock from the request
+ * written to the reply read. It sets the state before every copy
  * (syncfs and writeback settled, the source's cache state set and checked)
  * and verifies every output as a bench run does (hash, holes, shared
  * extents). The worker's own figure is recorded beside the orchestrator's

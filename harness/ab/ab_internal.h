@@ -67,9 +67,9 @@ extern const char ab_side_name[2];
 /* ab_worker_ctl.c: the orchestrator's end of a worker. */
 int ab_worker_start(struct ab_run *r, int side);
 void ab_worker_stop(struct ab_worker *w);
-/* Waits (briefly, outside any clock) until side's worker runs no thread
- * but its own: every copy starts as in a fresh process. */
-void ab_worker_settle(struct ab_run *r, int side);
+/* A new worker in place of side's, ready (its probe of strategy
+ * answered): 0, or -1 with why filled. */
+int ab_worker_renew(struct ab_run *r, int side, const char *strategy, char *why, size_t wn);
 /* Sends one request line to side's worker, reads its reply into
  * reply[0..n); the times around it by this bench's clock. 0, or -1 with
  * why filled: the worker ended (the last line of its stderr), or sent no

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * ab_rounds.c - the rounds of bench ab: in each, every open case (in an
- * order shuffled per round) makes one pair, a copy by A's worker and one
- * by B's, back to back; the order of the pair is random and balanced, AB
- * in one round of each two-round block and BA in the other. Before every
+ * order shuffled per round) makes one pair, a copy by a new worker of A
+ * and one by a new worker of B, back to back; the order of the pair is
+ * random and balanced, AB in one round of each two-round block and BA in
+ * the other. Before every
  * copy the state a bench run sets; after it, the verification a bench run
  * makes. A look every --rounds rounds (abstat.h) decides cases.
  */
@@ -150,7 +151,6 @@ static int ab_run_one(struct ab_run *r, struct ab_case *c, int side, struct ab_c
 
 	if (ab_prepare(r, why, n))
 		return AB_UNPREPARED;
-	ab_worker_settle(r, side);
 	snprintf(req, sizeof(req), "copy\t%s\t%s\t%s\n", c->name, r->ds.path, r->dst);
 	disturb_snapshot(&start);
 	err = ab_worker_ask(r, side, req, reply, sizeof(reply), cp, why, n);
@@ -182,6 +182,27 @@ static void ab_fail_setup(struct ab_case *c, const char *why)
 	snprintf(c->why, sizeof(c->why), "the set-up, not A or B: %s", why);
 }
 
+/*
+ * New workers for a pair, each ready (its probe answered) before the clock:
+ * a worker kept from pair to pair keeps what made it slower or faster than
+ * the other side's (where it runs, what its memory holds), and that does
+ * not cancel within pairs: A/A runs of the same build called 7 of 18 cases
+ * a regression or faster at 4M, and 1 of 18 with a new pair of workers
+ * each pair (docs/check.md). They start in the order of the copies, so
+ * that which one is older is balanced as the order is.
+ */
+static void ab_pair_workers(struct ab_run *r, struct ab_case *c, bool b_first)
+{
+	char why[300];
+
+	for (int i = 0; i < 2 && c->failed < 0; i++) {
+		int side = b_first ? 1 - i : i;
+
+		if (ab_worker_renew(r, side, c->name, why, sizeof(why)))
+			ab_fail(r, c, side, why);
+	}
+}
+
 /* Both copies of a pair, in order; the pair again while one was disturbed
  * or its state could not be set. */
 static void ab_pair_runs(struct ab_run *r, struct ab_case *c, bool b_first, struct ab_copy t[2])
@@ -189,10 +210,9 @@ static void ab_pair_runs(struct ab_run *r, struct ab_case *c, bool b_first, stru
 	char why[300];
 
 	for (int attempt = 0; attempt <= AB_RETRIES; attempt++) {
-		bool disturbed = false;
+		bool disturbed = false, unprepared = false;
 
-		bool unprepared = false;
-
+		ab_pair_workers(r, c, b_first);
 		for (int i = 0; i < 2 && c->failed < 0 && !unprepared; i++) {
 			int side = b_first ? 1 - i : i;
 			int ret = ab_run_one(r, c, side, &t[side], why, sizeof(why));

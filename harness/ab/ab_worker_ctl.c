@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ab_worker_ctl.c - the orchestrator's end of a worker: started once per
- * build as `EXE copy --serve` with its stdin and stdout on pipes and its
+ * ab_worker_ctl.c - the orchestrator's end of a worker: started (once to
+ * probe, then anew for every pair) as `EXE copy --serve` with its stdin
+ * and stdout on pipes and its
  * stderr in a file of the work directory; every copy is timed here, from
  * the request written to the reply read, and the worker's run-queue wait
  * over that time is read from outside (/proc/PID/schedstat).
@@ -13,18 +14,14 @@
  * COPYBENCH_TEST_AB_REPLY_MS=MS replaces the time a reply may take (the
  * test of a hung worker).
  *
- * Before each copy the orchestrator waits, outside the clock, until the
- * worker runs no thread but its own (ab_worker_settle), as a bench run's
- * copy starts in a fresh process: a helper thread the previous copy left
- * (an io_uring io-wq worker) would otherwise be shared with the next copy.
- * On Linux 6.18 this also keeps io_uring copies from hanging: an io-wq
- * worker ends about one tick after its ring is gone, and a write queued to
- * io-wq just as it ended was traced never to run (docs/check.md).
+ * Each pair is made by new workers (ab_rounds.c), so no copy inherits what
+ * an earlier one left in its process: an io_uring io-wq worker, which on
+ * Linux 6.18 ends about one tick after its ring is gone; a write queued
+ * to io-wq just as it ended was traced never to run (docs/check.md).
  */
 #include "ab_internal.h"
 #include "interrupt.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -42,8 +39,6 @@
 #define AB_REPLY_BYTES_PER_S	(10u << 20)
 /* A worker whose stdin is closed has this long to end. */
 #define AB_STOP_MS		5000
-/* How long a copy waits for the threads of the one before to end. */
-#define AB_SETTLE_MS		200
 
 static double ctl_now_ns(void)
 {
@@ -85,33 +80,6 @@ static void ctl_exec(const char *exe, int in, int out, const char *err_path)
 	execv(exe, argv);
 	fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
 	_exit(127);
-}
-
-/* The number of threads process pid runs, or 0 when it cannot be read. */
-static unsigned ctl_threads(pid_t pid)
-{
-	char path[64];
-	unsigned n = 0;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-void ab_worker_settle(struct ab_run *r, int side)
-{
-	struct ab_worker *w = &r->w[side];
-	struct timespec ms = { 0, 1000000 };
-
-	for (int i = 0; i < AB_SETTLE_MS && w->pid > 0 && ctl_threads(w->pid) > 1; i++)
-		nanosleep(&ms, NULL);
 }
 
 /* How long a reply may take: the base and more for a bigger source. */
@@ -173,6 +141,25 @@ static void ctl_reap(struct ab_worker *w, int ms)
 		}
 		nanosleep(&tick, NULL);
 	}
+}
+
+int ab_worker_renew(struct ab_run *r, int side, const char *strategy, char *why, size_t wn)
+{
+	char req[PATH_MAX + 96], reply[256];
+
+	ab_worker_stop(&r->w[side]);
+	if (ab_worker_start(r, side)) {
+		snprintf(why, wn, "its worker (copy --serve) could not be started again");
+		return -1;
+	}
+	snprintf(req, sizeof(req), "probe\t%s\t%s\n", strategy, r->workdir);
+	if (ab_worker_ask(r, side, req, reply, sizeof(reply), NULL, why, wn))
+		return -1;
+	if (strcmp(reply, "ok")) {
+		snprintf(why, wn, "its new worker's probe said: %.200s", reply);
+		return -1;
+	}
+	return 0;
 }
 
 void ab_worker_stop(struct ab_worker *w)

@@ -20,6 +20,8 @@
 #      that holds at a load of 10 on 2 CPUs, where 4x was once judged ok)
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
+#   B counting its workers                     -> one for the probes, then a new one
+#                                                  for every pair made
 #   B whose worker says its copies took 3x their time (COPYBENCH_TEST_WORKER_TIME_SCALE)
 #                                               -> not a regression (exit 0 or 3: this
 #                                                  bench's clock is used), the disagreement
@@ -91,6 +93,19 @@ ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time, timed by this bench from each request to its reply)' "$work/out" &&
 	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
+
+# Every pair by new workers, ready before the clock: B's wrapper counts its
+# starts (the first worker, which probes, then one for each pair made: the
+# warm-up round's, the measured ones and those made again).
+printf '#!/bin/sh\n[ "$1" = copy ] && echo "$$" >>"%s"\nexec "%s" "$@"\n' "$work/starts" "$bench" >"$work/count.sh"
+chmod +x "$work/count.sh"
+ab --strategy readwrite --rounds 12 --threshold 100% "$bench" "$work/count.sh"
+rc=$?
+rounds=$(awk '$1 == "readwrite" { print $2 }' "$work/out")
+again=$(grep -Eo '[0-9]+ pairs made again' "$work/out" | grep -Eo '^[0-9]+')
+{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ -n "$rounds" ] &&
+	[ "$(wc -l <"$work/starts")" -eq $((1 + 1 + rounds + ${again:-0})) ] &&
+	ok || no "workers per pair: exit $rc, $(wc -l <"$work/starts") B workers for $rounds rounds, ${again:-?} again: $(cat "$work/out")"
 
 # B whose worker lies about its time: the verdict is this bench's clock's
 # (the lie of 3x would be a regression at 100 %), and the disagreement is
