@@ -10,6 +10,7 @@
  * failed, 2 bad usage or a case A failed, 3 inconclusive.
  */
 #include "ab_internal.h"
+#include "fsinfo.h"
 #include "interrupt.h"
 #include "strategy.h"
 
@@ -107,10 +108,11 @@ static int ab_check_exe(const char *which, const char *exe)
 /* The dataset (shared with bench's) and a private work directory. */
 static int ab_setup(struct ab_run *r)
 {
-	int err;
+	char made[PATH_MAX];
+	int err = make_dirs(r->o->dir, made, sizeof(made));
 
-	if (mkdir(r->o->dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "bench ab: cannot create %s: %s\n", r->o->dir, strerror(errno));
+	if (err) {
+		fprintf(stderr, "bench ab: cannot create %s: %s\n", r->o->dir, strerror(-err));
 		return -1;
 	}
 	if (strpbrk(r->o->dir, "\t\n")) {

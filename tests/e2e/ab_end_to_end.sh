@@ -20,6 +20,7 @@
 #      that holds at a load of 10 on 2 CPUs, where 4x was once judged ok)
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
+#   a --dir whose parents do not exist          -> made (exit 0 or 3)
 #   B counting its workers                     -> one for the probes, then a new one
 #                                                  for every pair made
 #   B whose worker says its copies took 3x their time (COPYBENCH_TEST_WORKER_TIME_SCALE)
@@ -93,6 +94,13 @@ ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time, timed by this bench from each request to its reply)' "$work/out" &&
 	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
+
+# A --dir whose parents do not exist yet (a fresh $XDG_CACHE_HOME) is made.
+"$bench" ab --size 1M --dir "$work/new/cache/copybench" --strategy readwrite --rounds 12 \
+	--threshold 100% "$bench" "$bench" >"$work/out" 2>&1
+rc=$?
+{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ -e "$work/new/cache/copybench/random-1048576-s1.dat" ] &&
+	ok || no "--dir with missing parents: exit $rc: $(cat "$work/out")"
 
 # Every pair by new workers, ready before the clock: B's wrapper counts its
 # starts (the first worker, which probes, then one for each pair made: the
