@@ -57,14 +57,54 @@ size_t ab_min_rounds(double a)
 	return n;
 }
 
-/* The median of sorted x. */
-static double sorted_median(const double *x, size_t n)
+/*
+ * The k-th smallest (0-based) of w[0..n), moving elements about (Hoare's
+ * selection, the middle element as pivot): linear on average, where
+ * sorting the n(n+1)/2 Walsh averages of a case of 960 rounds took most
+ * of a look's time.
+ */
+static double select_kth(double *w, size_t n, size_t k)
 {
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = w[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (w[i] < pivot)
+				i++;
+			while (w[j] > pivot)
+				j--;
+			if (i > j)
+				break;
+			t = w[i];
+			w[i++] = w[j];
+			w[j] = t;
+			if (j-- == lo)
+				break;
+		}
+		/* now w[lo..j] <= pivot <= w[i..hi], and j < i */
+		if (k <= j && j >= lo && j != (size_t)-1)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return w[k];
 }
 
-/* The n(n+1)/2 Walsh averages of x, sorted. NULL on ENOMEM. */
-static double *walsh_sorted(const double *x, size_t n)
+/* The median of the n values of w (moved about). */
+static double walsh_median(double *w, size_t n)
+{
+	double hi = select_kth(w, n, n / 2);
+
+	return n % 2 ? hi : (select_kth(w, n, n / 2 - 1) + hi) / 2;
+}
+
+/* The n(n+1)/2 Walsh averages of x, unsorted. NULL on ENOMEM. */
+static double *walsh_averages(const double *x, size_t n)
 {
 	double *w = malloc((n * (n + 1) / 2 + 1) * sizeof(*w));
 	size_t m = 0;
@@ -72,8 +112,6 @@ static double *walsh_sorted(const double *x, size_t n)
 	for (size_t i = 0; w && i < n; i++)
 		for (size_t j = i; j < n; j++)
 			w[m++] = (x[i] + x[j]) / 2;
-	if (w)
-		qsort(w, m, sizeof(*w), cmp_double);
 	return w;
 }
 
@@ -86,11 +124,11 @@ void ab_interval(double *logr, size_t n, double a, struct ab_stat *st)
 	if (!n)
 		return;
 	qsort(logr, n, sizeof(*logr), cmp_double);
-	w = walsh_sorted(logr, n);
+	w = walsh_averages(logr, n);
 	below = malloc((N + 2) * sizeof(*below));
 	if (!w || !below)
 		goto out_free;
-	st->shift = sorted_median(w, N);
+	st->shift = walsh_median(w, N);
 	signed_rank_below(n, below);
 	/* the largest k whose interval still covers with 1 - a */
 	while (k + 1 <= (N + 1) / 2 && 2 * below[k + 1] <= a)
@@ -98,8 +136,8 @@ void ab_interval(double *logr, size_t n, double a, struct ab_stat *st)
 	if (!k)
 		goto out_free;
 	st->judged = true;
-	st->lo = w[k - 1];
-	st->hi = w[N - k];
+	st->lo = select_kth(w, N, k - 1);
+	st->hi = select_kth(w, N, N - k);
 	st->cover = 1 - 2 * below[k];
 out_free:
 	free(below);
@@ -124,9 +162,15 @@ double ab_resolution(const struct ab_stat *st)
 
 unsigned ab_look_at(size_t n, size_t per_look)
 {
-	if (!per_look || !n || n % per_look || n / per_look > AB_LOOKS)
-		return 0;
-	return (unsigned)(n / per_look);
+	for (unsigned k = 1; per_look && k <= AB_LOOKS; k++)
+		if (n == per_look << (k - 1))
+			return k;
+	return 0;
+}
+
+size_t ab_last_look(size_t per_look)
+{
+	return per_look << (AB_LOOKS - 1);
 }
 
 enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st)

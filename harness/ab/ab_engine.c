@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * ab_engine.c - bench ab from its options to its exit code: A and B
- * checked, the dataset and a private work directory, the cases, the two
- * workers started once and their strategies probed once, the rounds
- * (ab_rounds.c) and the verdicts (ab_report.c).
+ * checked, the dataset and a private work directory, the cases, the first
+ * worker of each side and its probes of the strategies, the rounds (a new
+ * pair of workers for every pair: ab_rounds.c) and the verdicts
+ * (ab_report.c).
  *
  * Exit codes, as bench check's (abstat.h's ab_exit_code): 0 no regression
  * (every case's interval below 1 + threshold), 1 a regression or a case B
@@ -26,7 +27,7 @@
 static int ab_add_case(struct ab_run *r, const char *name)
 {
 	struct ab_case *c;
-	size_t max = (size_t)r->o->rounds * AB_LOOKS;
+	size_t max = ab_last_look(r->o->rounds);
 
 	if (r->ncases == AB_MAX_CASES) {
 		fprintf(stderr, "bench ab: more than %d strategies\n", AB_MAX_CASES);

@@ -261,7 +261,7 @@ const struct cli_option cli_options[] = {
 	  .choices = ab_caches, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30",
 	  "rounds to the first look; a case still undecided is sampled on, with\n"
-	  "a look every N rounds, up to 6 looks", AB), .min = 1, .max = 100000 },
+	  "looks at 2N, 4N, ... 32N rounds (6 looks)", AB), .min = 1, .max = 100000 },
 	{ OPTION(OPT_AB_MAX_TIME, "max-time", 0, ARG_COUNT, "SEC", "180",
 	  "no round starts after this many seconds of rounds; the verdicts are\n"
 	  "those of the last look", AB), .min = 1, .max = 86400 },
@@ -381,10 +381,11 @@ const struct cli_command cli_commands[] = {
 	  EXIT0_GATE, EXIT3_GATE },
 	{ CMD_AB, "ab", "usage: bench ab [options] A B",
 	  "Compares two bench executables in one invocation, copy by copy: A (the\n"
-	  "baseline, e.g. the main branch's build) and B (the candidate). Each is started\n"
-	  "once as a worker (`A copy --serve`) that makes copies on request with its own\n"
-	  "strategy code; every round makes one copy of each case with A and one with B,\n"
-	  "back to back in a balanced random order, on the same dataset in the same state\n"
+	  "baseline, e.g. the main branch's build) and B (the candidate), each run as a\n"
+	  "worker (`A copy --serve`) that makes copies with its own strategy code; every\n"
+	  "round makes one copy of each case with a new worker of A and one with a new\n"
+	  "worker of B, each ready before the clock, back to back in a balanced random\n"
+	  "order, on the same dataset in the same state\n"
 	  "(syncfs, writeback settled, the cache state set and checked). This bench times\n"
 	  "each copy from the request to the reply and verifies it as a bench run does\n"
 	  "(hash, holes); a worker's own figure is recorded and a disagreement said. Run\n"
