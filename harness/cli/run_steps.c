@@ -602,6 +602,8 @@ static int finish(struct runner *r, const char *dir, struct meta_times *t)
 		report_print_table(stdout, r, sums);
 	fflush(stdout);
 	runner_test_event("table");
+	/* the removal waited for here, so that the results line is the last */
+	runner_remove_workdir(r);
 	if (!ret && r->o->format == FORMAT_TABLE && !export_to_stdout(r->o)) {
 		printf("\nresults: %s/ (meta.json, runs.csv, summary.csv, syscalls.csv)\n", dir);
 		if (!r->counting)
