@@ -44,6 +44,8 @@ struct remove_list {
 	atomic_size_t cursor;
 	atomic_int err;		/* the first failure, -errno */
 	atomic_uint_fast64_t removed;
+	void (*note)(void *arg, uint64_t ino);	/* each entry listed, or NULL */
+	void *note_arg;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -122,6 +124,8 @@ static int list_dir(struct remove_list *l, size_t k)
 	while (!err && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		if (l->note)
+			l->note(l->note_arg, e->d_ino);
 		if (!entry_is_dir(d, e)) {
 			err = add_file(l, k, e->d_name);
 			continue;
@@ -201,7 +205,13 @@ static void free_list(struct remove_list *l)
 
 int tree_remove_wide(const char *path, unsigned threads, uint64_t *removed)
 {
-	struct remove_list l = { 0 };
+	return tree_remove_noting(path, threads, removed, NULL, NULL);
+}
+
+int tree_remove_noting(const char *path, unsigned threads, uint64_t *removed,
+		       void (*note)(void *arg, uint64_t ino), void *arg)
+{
+	struct remove_list l = { .note = note, .note_arg = arg };
 	struct stat st;
 	int err;
 
@@ -209,6 +219,8 @@ int tree_remove_wide(const char *path, unsigned threads, uint64_t *removed)
 		*removed = 0;
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : -errno;
+	if (note)
+		note(arg, st.st_ino);
 	if (!S_ISDIR(st.st_mode))
 		return unlink(path) ? -errno : 0;
 	err = add_dir(&l, path);

@@ -84,5 +84,9 @@ int tree_remove_at(int dfd, const char *name, uint64_t *count);
  */
 #define TREE_REMOVE_THREADS 32
 int tree_remove_wide(const char *path, unsigned threads, uint64_t *removed);
+/* The same, telling note (when not NULL) the inode number of path and of
+ * every entry listed below it before they are removed. */
+int tree_remove_noting(const char *path, unsigned threads, uint64_t *removed,
+		       void (*note)(void *arg, uint64_t ino), void *arg);
 
 #endif

@@ -208,6 +208,85 @@ int fs_ext4_journal(const char *jbd2_dir, const char *dev)
 	return found;
 }
 
+/* Little-endian fields of the ext4 superblock (1024 bytes at offset 1024). */
+#define EXT4_SB_OFFSET 1024
+#define EXT4_SB_INODES_PER_GROUP 0x28
+#define EXT4_SB_MAGIC 0x38
+#define EXT4_SB_FEATURE_INCOMPAT 0x60
+#define EXT4_SB_LOG_GROUPS_PER_FLEX 0x174
+#define EXT4_SB_MAGIC_VALUE 0xEF53
+#define EXT4_INCOMPAT_FLEX_BG 0x200
+#define EXT4_DEFAULT_FLEX 16	/* mke2fs's default groups per flex group */
+
+static uint32_t le32_at(const unsigned char *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* From the superblock on the device (root can read it). 0 or -errno. */
+static int ext4_flex_from_device(const char *devpath, uint64_t *per_flex)
+{
+	unsigned char sb[1024];
+	uint32_t ipg, incompat;
+	int fd = open(devpath, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return -errno;
+	got = pread(fd, sb, sizeof(sb), EXT4_SB_OFFSET);
+	close(fd);
+	if (got != (ssize_t)sizeof(sb))
+		return -EIO;
+	if ((sb[EXT4_SB_MAGIC] | sb[EXT4_SB_MAGIC + 1] << 8) != EXT4_SB_MAGIC_VALUE)
+		return -EINVAL;
+	ipg = le32_at(sb + EXT4_SB_INODES_PER_GROUP);
+	incompat = le32_at(sb + EXT4_SB_FEATURE_INCOMPAT);
+	if (!ipg)
+		return -EINVAL;
+	*per_flex = (uint64_t)ipg << ((incompat & EXT4_INCOMPAT_FLEX_BG) ?
+				       (sb[EXT4_SB_LOG_GROUPS_PER_FLEX] & 31) : 0);
+	return 0;
+}
+
+/* Without the device: the group count from mb_groups (readable by all),
+ * the inode count from statvfs, and mke2fs's default flex size. */
+static int ext4_flex_from_proc(const char *devpath, const char *path, uint64_t *per_flex)
+{
+	const char *name = strrchr(devpath, '/');
+	char proc[PATH_MAX + 32], line[256];
+	struct statvfs sv;
+	uint64_t groups = 0;
+	FILE *f;
+
+	snprintf(proc, sizeof(proc), "/proc/fs/ext4/%s/mb_groups", name ? name + 1 : devpath);
+	f = fopen(proc, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		groups += line[0] == '#' && line[1] >= '0' && line[1] <= '9';
+	fclose(f);
+	if (!groups || statvfs(path, &sv) || !sv.f_files)
+		return -EINVAL;
+	*per_flex = (uint64_t)sv.f_files / groups * EXT4_DEFAULT_FLEX;
+	return 0;
+}
+
+int fs_ext4_inodes_per_flex(const char *path, uint64_t *per_flex)
+{
+	char devpath[PATH_MAX];
+	struct stat st;
+
+	*per_flex = 0;
+	if (stat(path, &st))
+		return -errno;
+	block_device_name(major(st.st_dev), minor(st.st_dev), devpath, sizeof(devpath));
+	if (!devpath[0])
+		return -ENODEV;
+	if (!ext4_flex_from_device(devpath, per_flex))
+		return 0;
+	return ext4_flex_from_proc(devpath, path, per_flex);
+}
+
 /* Is word one of the comma-separated options? */
 static bool has_option(const char *options, const char *word)
 {

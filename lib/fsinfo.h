@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The filesystem a path lives on, and how it is mounted. */
 struct fs_mount {
@@ -39,6 +40,14 @@ int fs_mount_info(const char *path, struct fs_mount *m);
  * none, -1 when the directory cannot be read.
  */
 int fs_ext4_journal(const char *jbd2_dir, const char *dev);
+/*
+ * How many inode numbers one flex group of the ext4 under path spans
+ * (inodes per group times groups per flex group): the files of a folder
+ * are allocated in its flex group. From the superblock when the device can
+ * be read, else from /proc/fs/ext4 (assuming mke2fs's 16 groups a flex
+ * group). 0 or -errno (*per_flex 0).
+ */
+int fs_ext4_inodes_per_flex(const char *path, uint64_t *per_flex);
 /* fs_mount_info's type alone: "ext4", "tmpfs", "btrfs"; "unknown". */
 int fs_type_name(const char *path, char *out, size_t n);
 /* The name of a statfs(2) f_type ("xfs"; ext2/3/4 share one: "ext4"), or

@@ -4,11 +4,13 @@
  * dataset folder and nothing else: the datasets it generated (files with
  * bench's manifest, as the manifest describes them) and the work
  * directories of runs that were killed (work-<pid>-XXXXXX of a pid that no
- * longer exists). Results are the user's: never touched.
+ * longer exists), and the log of where bench freed inodes lately (freed.h).
+ * Results are the user's: never touched.
  */
 #include "cli.h"
 #include "commands.h"
 #include "dataset.h"
+#include "freed.h"
 #include "paths.h"
 #include "runner.h"
 #include "testfs.h"
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct clean_tally {
 	unsigned long files;
@@ -62,6 +65,19 @@ static void clean_workdir_report(const char *path)
 	       path);
 }
 
+/* The log of the flex groups bench freed lately (freed.h), if there. */
+static void clean_freed_log(const char *dir, struct clean_tally *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, FREED_LOG_NAME) >= (int)sizeof(path) ||
+	    lstat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	if (t->dry || !unlink(path))
+		clean_report(path, (uint64_t)st.st_size, NULL, t);
+}
+
 static int clean_apply(struct cli_parser *p, const struct cli_option *opt,
 		       const struct cli_value *v)
 {
@@ -91,6 +107,7 @@ static int clean_dry_run(const char *dir, struct clean_tally *t)
 		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
+	clean_freed_log(dir, t);
 	fs = testfs_find_stale(dir, first, sizeof(first));
 	if (fs)
 		printf("would unmount and remove %zu test filesystem folder%s of a killed bench --fs (%s)\n",
@@ -130,6 +147,7 @@ int cmd_clean(int argc, char **argv)
 		fprintf(stderr, "bench clean: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
+	clean_freed_log(dir, &t);
 	fs = testfs_clean_stale(dir, clean_fs_report, NULL);
 	workdirs = runner_remove_stale_workdirs(dir, false, clean_workdir_report);
 	format_size(t.bytes, size, sizeof(size));

@@ -372,7 +372,12 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	res->seq = ++r->seq;
 	res->start_ns = runner_now_ns() - r->start_ns;
 	res->destination = runner_destination(r, c, outdir);
-	snprintf(dst, sizeof(dst), "%s/out-%u", outdir, res->seq);
+	err = runner_output_path(r, c, outdir, res->seq, dst, sizeof(dst), &res->destination);
+	if (err) {
+		snprintf(c->why, sizeof(c->why), "cannot make a folder for the output in %.*s: %s",
+			 512, outdir, strerror(-err));
+		return err;
+	}
 	w.ctx = (struct run_ctx){
 		.c = &c->spec, .src = c->spec.ds->path, .dst = dst, .src_fd = -1, .dst_fd = -1,
 		.facts = { .fixed_buffers = -1 },

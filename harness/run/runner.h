@@ -15,6 +15,7 @@
 #include "case.h"
 #include "costs.h"
 #include "estimate.h"
+#include "freed.h"
 #include "sysinfo.h"
 
 /* When the invocation ran (CLOCK_REALTIME), and how it ended: meta.json. */
@@ -53,6 +54,9 @@ struct runner {
 	 * since the last run began; "" none (runner_destination). */
 	char freed_in[PATH_MAX];
 	pid_t remover;			/* removing the work directory, or 0 */
+	/* Flex groups freed lately on an ext4 without a journal: by earlier
+	 * invocations (the log in --dir) and by this one (freed.h). */
+	struct freed_set freed, freed_now;
 };
 
 /*
@@ -112,5 +116,8 @@ void runner_note_freed(struct runner *r, const char *dir);
 enum destination_state runner_destination(struct runner *r, const struct bench_case *c,
 					  const char *dir);
 void runner_log_inodes(unsigned seq, const char *dst);
+
+int runner_output_path(struct runner *r, const struct bench_case *c, const char *dir,
+		       unsigned seq, char *dst, size_t n, enum destination_state *d);
 
 #endif

@@ -6,6 +6,7 @@
  * destination: outputs kept until the invocation ends, so that no run writes
  * where an earlier run's files were just freed (docs/tree.md).
  */
+#include "freed.h"
 #include "runner.h"
 #include "treegen.h"
 
@@ -13,12 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/fs.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -26,7 +29,33 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The work directory carries its owner's pid: work-<pid>-XXXXXX. */
+/*
+ * Marks the folder path as the top of a hierarchy (FS_TOPDIR_FL): ext4 then
+ * places each folder made in it as it places those made in the root, in a
+ * flex group of its own with few folders, chosen from a hash of its name,
+ * instead of beside its parent. Not every filesystem has the flag: best
+ * effort.
+ */
+static void mark_top_folder(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int flags;
+
+	if (fd < 0)
+		return;
+	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags)) {
+		flags |= FS_TOPDIR_FL;
+		ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+}
+
+/*
+ * The work directory carries its owner's pid: work-<pid>-XXXXXX. On an ext4
+ * without a journal the flex groups bench freed there lately are read from
+ * the log in dir (freed.h), and, unless the runs are to write where outputs
+ * were just freed (--destination reused), it is a top folder.
+ */
 int runner_make_workdir(struct runner *r, const char *dir)
 {
 	snprintf(r->workdir, sizeof(r->workdir), "%s/work-%ld-XXXXXX", dir, (long)getpid());
@@ -36,7 +65,32 @@ int runner_make_workdir(struct runner *r, const char *dir)
 		r->workdir[0] = '\0';
 		return err;
 	}
+	if (freed_open(&r->freed, dir) && !r->o->destination_reused)
+		mark_top_folder(r->workdir);
+	freed_like(&r->freed_now, &r->freed);
 	return 0;
+}
+
+/* The folder the work directory is in (--dir), into out. */
+static void workdir_parent(const char *workdir, char *out, size_t n)
+{
+	const char *slash = strrchr(workdir, '/');
+
+	snprintf(out, n, "%.*s", slash ? (int)(slash - workdir) : 1, slash ? workdir : ".");
+}
+
+/* Removes the work directory, noting the flex groups it frees in the log
+ * beside it. */
+static int remove_noting(struct runner *r, uint64_t *removed)
+{
+	char dir[PATH_MAX];
+	int err;
+
+	err = tree_remove_noting(r->workdir, TREE_REMOVE_THREADS, removed, freed_note,
+				 &r->freed_now);
+	workdir_parent(r->workdir, dir, sizeof(dir));
+	freed_save(&r->freed_now, dir);
+	return err;
 }
 
 /*
@@ -139,7 +193,7 @@ static void lower_priority(void)
 }
 
 /* The remover child: the work directory, many removals in flight. */
-static void remover_main(const char *workdir)
+static void remover_main(struct runner *r)
 {
 	uint64_t removed = 0;
 	int err;
@@ -150,7 +204,7 @@ static void remover_main(const char *workdir)
 	lower_priority();
 	runner_test_event("remove start nice %d ioprio %ld", getpriority(PRIO_PROCESS, 0),
 			  syscall(SYS_ioprio_get, 1, 0));
-	err = tree_remove_wide(workdir, TREE_REMOVE_THREADS, &removed);
+	err = remove_noting(r, &removed);
 	runner_test_event("remove done %llu", (unsigned long long)removed);
 	_exit(err ? 1 : 0);
 }
@@ -170,7 +224,7 @@ void runner_remove_workdir_begin(struct runner *r)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		remover_main(r->workdir);
+		remover_main(r);
 	if (pid < 0)
 		return;
 	r->remover = pid;
@@ -202,7 +256,7 @@ void runner_remove_workdir(struct runner *r)
 	if (!r->workdir[0])
 		return;
 	if (!done)
-		tree_remove_wide(r->workdir, TREE_REMOVE_THREADS, NULL);
+		remove_noting(r, NULL);
 	r->workdir[0] = '\0';
 }
 
@@ -234,8 +288,9 @@ static bool room_to_keep(const struct bench_case *c, const char *dir)
 	return !sv.f_files || (uint64_t)sv.f_favail >= 2 * files + sv.f_files / 10;
 }
 
-/* Removes every output (out-N) in dir; how many it removed. */
-static unsigned purge_outputs(const char *dir)
+/* Removes every output (out-N) in dir; how many it removed. The flex
+ * groups freed are noted (freed.h). */
+static unsigned purge_outputs(struct runner *r, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -249,7 +304,10 @@ static unsigned purge_outputs(const char *dir)
 		if (strncmp(e->d_name, "out-", 4))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		tree_remove_wide(path, TREE_REMOVE_THREADS, NULL);
+		if (!strcmp(dir, r->workdir))
+			tree_remove_noting(path, TREE_REMOVE_THREADS, NULL, freed_note, &r->freed_now);
+		else
+			tree_remove_wide(path, TREE_REMOVE_THREADS, NULL);
 		count++;
 	}
 	closedir(d);
@@ -265,7 +323,7 @@ void runner_make_room(struct runner *r, const struct bench_case *c, const char *
 {
 	if (!runner_keeps_output(r, c) || room_to_keep(c, dir))
 		return;
-	if (purge_outputs(dir))
+	if (purge_outputs(r, dir))
 		runner_note_freed(r, dir);
 }
 
@@ -290,6 +348,62 @@ enum destination_state runner_destination(struct runner *r, const struct bench_c
 	if (!(c->spec.wl->flags & WORKLOAD_KEEP_OUTPUTS))
 		return DESTINATION_NONE;
 	return freed ? DESTINATION_REUSED : DESTINATION_FRESH;
+}
+
+/* Did bench free inodes in the flex group of ino lately (this invocation,
+ * or an earlier one in the log)? */
+static bool freed_lately(const struct runner *r, uint64_t ino)
+{
+	return freed_has(&r->freed, ino) || freed_has(&r->freed_now, ino);
+}
+
+/*
+ * Makes the folder a kept output goes into, dir/out-<seq>-XXXXXX (a random
+ * name: in a top folder, ext4 places it in a flex group with the fewest
+ * folders, the first from a hash of its name), again until it is in a flex
+ * group bench did not free lately; the output is <it>/tree. A folder that
+ * landed in one is left there, empty until the end: it counts as a folder
+ * of that group, so the next try goes to another (removed and made again,
+ * it lands in the same group most times).
+ * When every try lands in one, the run writes where inodes were freed and
+ * *d says reused; when bench tracks the groups and one was found, fresh.
+ */
+static int make_output_folder(struct runner *r, const char *dir, unsigned seq, char *dst,
+			      size_t n, enum destination_state *d)
+{
+	bool tracked = r->freed.per_flex && !strcmp(dir, r->workdir);
+	char folder[PATH_MAX];
+	struct stat st;
+
+	for (unsigned k = 0; k < FREED_TRIES; k++) {
+		snprintf(folder, sizeof(folder), "%s/out-%u-XXXXXX", dir, seq);
+		if (!mkdtemp(folder))
+			return -errno;
+		snprintf(dst, n, "%s/tree", folder);
+		if (!tracked)
+			return 0;
+		if (!stat(folder, &st) && !freed_lately(r, st.st_ino)) {
+			*d = DESTINATION_FRESH;
+			return 0;
+		}
+	}
+	*d = DESTINATION_REUSED;
+	return 0;
+}
+
+/*
+ * The path a run's output goes to, into dst: dir/out-<seq> for an output
+ * removed after its run; in a folder of its own made now for one kept
+ * until the end (make_output_folder). 0 or -errno.
+ */
+int runner_output_path(struct runner *r, const struct bench_case *c, const char *dir,
+		       unsigned seq, char *dst, size_t n, enum destination_state *d)
+{
+	if (!runner_keeps_output(r, c)) {
+		snprintf(dst, n, "%s/out-%u", dir, seq);
+		return 0;
+	}
+	return make_output_folder(r, dir, seq, dst, n, d);
 }
 
 const char *destination_name(enum destination_state d)
