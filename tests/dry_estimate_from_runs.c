@@ -3,14 +3,15 @@
  * dry_estimate_from_runs.c - the rates --dry-run, --budget and the progress
  * line plan by, learned from an earlier runs.csv (harness/run/estimate.c):
  * a run's cost is the time from its start to the start of the run after it
- * (seq + 1), less 20 ms a run; a workload's rate is its bytes (trees: its
- * files) over that. Known answers: two copy runs of 200 MiB costing 1.02 s
- * each (200 MiB/s); a tree run of 500 files costing 0.52 s (1000 files/s);
- * a cold copy run of 200 MiB costing 2.02 s, its own rate (100 MiB/s);
+ * (seq + 1), less 10 ms a run; a workload's rate is its bytes (trees: its
+ * files) over that. Known answers: two copy runs of 200 MiB costing 1.01 s
+ * each (200 MiB/s); a tree run of 500 files costing 0.51 s (1000 files/s);
+ * a cold copy run of 200 MiB costing 2.01 s, its own rate (100 MiB/s);
  * the last run and a run before a gap in seq (a warm-up there) teach
  * nothing; a workload the file lacks keeps its default. A tree run at the
  * default rate: its files at 10 000 files/s, not MiB/s; the kept outputs'
- * removal at 10 000 entries/s.
+ * removal at 10 000 entries/s. One of the two copy runs was run again
+ * (retried): keeping 6 measured copy runs takes 12, cold ones 6.
  */
 #include "estimate.h"
 #include "testutil.h"
@@ -23,15 +24,15 @@
 #include <unistd.h>
 
 static const char runs_csv[] =
-	"workload,strategy,size_bytes,files,seq,start_ns,cache\n"
-	"copy,readwrite,209715200,0,2,0,warm\n"
-	"copy,sendfile,209715200,0,3,1020000000,warm\n"
-	"tree,pool,2048000,500,4,2040000000,warm\n"
-	"copy,splice,209715200,0,5,2560000000,warm\n"
-	"copy,mmap,209715200,0,7,9000000000,warm\n"
-	"split,readwrite,209715200,0,9,9500000000,warm\n"
-	"copy,readwrite,209715200,0,20,20000000000,cold\n"
-	"copy,sendfile,209715200,0,21,22020000000,warm\n";
+	"workload,strategy,size_bytes,files,seq,start_ns,cache,retried\n"
+	"copy,readwrite,209715200,0,2,0,warm,1\n"
+	"copy,sendfile,209715200,0,3,1010000000,warm,0\n"
+	"tree,pool,2048000,500,4,2020000000,warm,0\n"
+	"copy,splice,209715200,0,5,2530000000,warm,1\n"
+	"copy,mmap,209715200,0,7,9000000000,warm,1\n"
+	"split,readwrite,209715200,0,9,9500000000,warm,0\n"
+	"copy,readwrite,209715200,0,20,20000000000,cold,0\n"
+	"copy,sendfile,209715200,0,21,22010000000,warm,0\n";
 
 int main(void)
 {
@@ -64,21 +65,24 @@ int main(void)
 			estimate_rate_of(&e, "copy")->mib_per_s, estimate_rate_of(&e, "copy")->runs);
 	CHECK(fabs(estimate_rate_of(&e, "copy/cold")->mib_per_s - 100.0) < 1e-9);
 	CHECK_EQ_U64(estimate_rate_of(&e, "copy/cold")->runs, 1);
-	/* and a case's run at those rates: 20 ms and its bytes or files */
+	/* and a case's run at those rates: 10 ms and its bytes or files */
 	memset(&c, 0, sizeof(c));
 	c.spec.wl = workload_find("copy");
 	c.spec.size = 100ull << 20;
-	CHECK(c.spec.wl && fabs(estimate_run_s(&e, &c) - 0.52) < 1e-9);
+	CHECK(c.spec.wl && fabs(estimate_run_s(&e, &c) - 0.51) < 1e-9);
+	CHECK(fabs(estimate_runs(&e, &c, 6) - 12.0) < 1e-9);	/* half run again */
+	CHECK(fabs(estimate_runs(&plain, &c, 6) - 6.0) < 1e-9);
 	c.cache = CACHE_COLD;
-	CHECK(fabs(estimate_run_s(&e, &c) - 1.02) < 1e-9);
+	CHECK(fabs(estimate_run_s(&e, &c) - 1.01) < 1e-9);
+	CHECK(fabs(estimate_runs(&e, &c, 6) - 6.0) < 1e-9);
 	/* a tree at the default rate, files/s; and its kept outputs' removal,
 	 * by their entries */
 	c.cache = CACHE_WARM;
 	c.spec.wl = workload_find("tree");
 	c.spec.files = 20000;
 	c.spec.size = 20000ull * 4096;
-	CHECK(c.spec.wl && fabs(estimate_run_s(&plain, &c) - 2.02) < 1e-9);
-	CHECK(fabs(estimate_run_s(&e, &c) - 20.02) < 1e-9);	/* learned: 1000 files/s */
+	CHECK(c.spec.wl && fabs(estimate_run_s(&plain, &c) - 2.01) < 1e-9);
+	CHECK(fabs(estimate_run_s(&e, &c) - 20.01) < 1e-9);	/* learned: 1000 files/s */
 	CHECK(fabs(estimate_remove_s(&e, 200000) - 20.0) < 1e-9);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);

@@ -870,8 +870,8 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 		if (runner_keeps_output(r, c))
 			t += estimate_remove_s(&r->est, c->spec.files);
 		dry_runs(r, t, 0, &least, &most);
-		*lo += (dry_unmeasured(o) + least) * t;
-		*hi += (dry_unmeasured(o) + most) * t;
+		*lo += (dry_unmeasured(o) + estimate_runs(&r->est, c, least)) * t;
+		*hi += (dry_unmeasured(o) + estimate_runs(&r->est, c, most)) * t;
 	}
 }
 
@@ -931,6 +931,8 @@ static void dry_print_rates(const struct runner *r)
 		else
 			printf(" %s %.0f MiB/s%s", x->workload, x->mib_per_s,
 			       x->runs ? "" : " (default)");
+		if (x->retried > 0)
+			printf(" (%.0f%% of its runs disturbed and run again)", 100 * x->retried);
 		putchar(i + 1 < e->nrates ? ',' : '\n');
 	}
 	if (e->from[0])

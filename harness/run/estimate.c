@@ -18,20 +18,22 @@
 #include <unistd.h>
 
 #define MIB (1024.0 * 1024.0)
-/* A run's cost that no byte explains: fork, exec of a checker, fsyncs. */
-#define ESTIMATE_RUN_OVERHEAD_S 0.02
+/* A run's cost that no byte explains: fork, exec of a checker, fsyncs.
+ * `bench --size 4M` on the 2-vCPU VM: 150 runs of 4 MiB in 2.0 s, 13 ms a
+ * run with its copy (docs/budget.md). */
+#define ESTIMATE_RUN_OVERHEAD_S 0.01
 
 static const struct estimate_rate defaults[] = {
-	{ "copy", 850, 0, 0 },
-	{ "split", 700, 0, 0 },
-	{ "transform", 620, 0, 0 },
-	{ "tree", 0, 10000, 0 },
-	{ "limit", 900, 0, 0 },
-	{ "copy/cold", 700, 0, 0 },
-	{ "split/cold", 575, 0, 0 },
-	{ "transform/cold", 510, 0, 0 },
-	{ "tree/cold", 0, 10000, 0 },
-	{ "limit/cold", 770, 0, 0 },
+	{ "copy", 850, 0, 0, 0 },
+	{ "split", 700, 0, 0, 0 },
+	{ "transform", 620, 0, 0, 0 },
+	{ "tree", 0, 10000, 0, 0 },
+	{ "limit", 900, 0, 0, 0 },
+	{ "copy/cold", 700, 0, 0, 0 },
+	{ "split/cold", 575, 0, 0, 0 },
+	{ "transform/cold", 510, 0, 0, 0 },
+	{ "tree/cold", 0, 10000, 0, 0 },
+	{ "limit/cold", 770, 0, 0, 0 },
 };
 
 void estimate_init(struct estimate *e)
@@ -71,6 +73,15 @@ double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 	return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.size / MIB / r->mib_per_s;
 }
 
+double estimate_runs(const struct estimate *e, const struct bench_case *c, unsigned measured)
+{
+	double share = rate_of_case(e, c)->retried;
+
+	if (share > ESTIMATE_RETRIED_MAX)
+		share = ESTIMATE_RETRIED_MAX;
+	return share > 0 ? measured / (1 - share) : measured;
+}
+
 double estimate_remove_s(const struct estimate *e, uint64_t files)
 {
 	(void)e;
@@ -86,7 +97,7 @@ double estimate_finish_s(const struct estimate *e, uint64_t kept_files)
 struct learned {
 	char workload[32];
 	double bytes, files, cost_s;
-	size_t runs;
+	size_t runs, retried;
 };
 
 static struct learned *learned_of(struct learned *l, size_t *n, const char *wl)
@@ -147,6 +158,7 @@ static void estimate_set(struct estimate *e, const struct learned *l)
 	r->mib_per_s = l->bytes / MIB / net;
 	r->files_per_s = l->files > 0 ? l->files / net : 0;
 	r->runs = l->runs;
+	r->retried = (double)l->retried / (double)l->runs;
 }
 
 /* The rate's name of row i: its workload, "/cold" added for a cold run. */
@@ -187,6 +199,7 @@ static void learn_rows(struct estimate *e, const struct csv_table *t, const int 
 		w->files += strtod(csv_cell(t, (size_t)i, (size_t)col[2]), NULL);
 		w->cost_s += cost;
 		w->runs++;
+		w->retried += col[6] >= 0 && !strcmp(csv_cell(t, (size_t)i, (size_t)col[6]), "1");
 	}
 	free(by);
 	for (size_t k = 0; k < n; k++)
@@ -198,11 +211,12 @@ int estimate_learn(struct estimate *e, const char *runs_csv)
 	static const char *const names[] = { "workload", "size_bytes", "files", "seq", "start_ns" };
 	struct csv_table t;
 	char why[256];
-	int col[6], err = csv_read(runs_csv, &t, why, sizeof(why));
+	int col[7], err = csv_read(runs_csv, &t, why, sizeof(why));
 
 	if (err)
 		return err;
 	col[5] = csv_col(&t, "cache");	/* optional: warm when absent */
+	col[6] = csv_col(&t, "retried");	/* optional: none run again */
 	for (size_t k = 0; k < 5; k++) {
 		col[k] = csv_col(&t, names[k]);
 		if (col[k] < 0) {

@@ -27,6 +27,8 @@ struct estimate_rate {
 	double mib_per_s;	/* bytes moved per second of a run's whole cost */
 	double files_per_s;	/* trees: files per second of it */
 	size_t runs;		/* runs measured it; 0: the default */
+	double retried;		/* the share of those runs disturbed and run
+				 * again (runs.csv's retried), 0 by default */
 };
 
 struct estimate {
@@ -40,10 +42,18 @@ void estimate_init(struct estimate *e);
 /* Seconds one run of c takes, its work around the clock included. */
 double estimate_run_s(const struct estimate *e, const struct bench_case *c);
 /*
+ * The runs it takes to keep `measured` of c: a disturbed run is run again,
+ * so measured / (1 - the share retried), the share capped at
+ * ESTIMATE_RETRIED_MAX.
+ */
+#define ESTIMATE_RETRIED_MAX 0.5
+double estimate_runs(const struct estimate *e, const struct bench_case *c, unsigned measured);
+/*
  * Replaces the rates of the workloads a runs.csv holds by the ones its runs
  * took: the cost of a run is the time from its start to the start of the
  * next run (start_ns of seq + 1), the work around its clock included; a
- * workload's rate is its runs' bytes (trees: files) over their cost. 0, or
+ * workload's rate is its runs' bytes (trees: files) over their cost, and
+ * the share of them run again its `retried` (when runs.csv says). 0, or
  * -errno when the file cannot be read (the rates stay as they were).
  */
 int estimate_learn(struct estimate *e, const char *runs_csv);

@@ -15,7 +15,7 @@ common=(--workload copy --strategy readwrite,sendfile --size 1M --no-limits --sy
 	--dir "$T/d" --out "$T/r" --quiet)
 
 expect_fail too_small 2 \
-	"bench: --budget 0.05 s is too small for the minimum here: 2 cases, each 6 measured runs (a median and its 95 % interval) after its warm-up, need about 0.8 s at the estimated rates; give more, or --budget none" \
+	"bench: --budget 0.05 s is too small for the minimum here: 2 cases, each 6 measured runs (a median and its 95 % interval) after its warm-up, need about 0.7 s at the estimated rates; give more, or --budget none" \
 	"$BENCH" "${common[@]}" --budget 0.05s
 expect_fail repeat_and_budget 2 \
 	"bench: --repeat keeps fixed counts: it takes no --budget (or --budget none) (see bench --help)" \
