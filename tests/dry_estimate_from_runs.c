@@ -11,7 +11,12 @@
  * nothing; a workload the file lacks keeps its default. A tree run at the
  * default rate: its files at 10 000 files/s, not MiB/s; the kept outputs'
  * removal at 10 000 entries/s. One of the two copy runs was run again
- * (retried): keeping 6 measured copy runs takes 12, cold ones 6.
+ * (retried): keeping 6 measured copy runs takes 12, cold ones 6. From the
+ * newest folders of a host, each workload's newest rate: an older folder's
+ * split rate (two runs of 100 MiB costing 1.01 s: 100 MiB/s) fills the
+ * workload the newest lacks, and its copy rate (50 MiB/s) does not replace
+ * the newest's 200. A run of the very workload and size measured (a tree
+ * of 20 000 files costing 1.5 s) is its estimate, not the rate's 20.01 s.
  */
 #include "estimate.h"
 #include "testutil.h"
@@ -33,6 +38,22 @@ static const char runs_csv[] =
 	"split,readwrite,209715200,0,9,9500000000,warm,0\n"
 	"copy,readwrite,209715200,0,20,20000000000,cold,0\n"
 	"copy,sendfile,209715200,0,21,22010000000,warm,0\n";
+
+static const char older_csv[] =
+	"workload,strategy,size_bytes,files,seq,start_ns,cache,retried\n"
+	"copy,readwrite,104857600,0,1,0,warm,0\n"
+	"split,readwrite,104857600,0,2,2010000000,warm,0\n"
+	"split,mmap,104857600,0,3,3020000000,warm,0\n"
+	"copy,readwrite,104857600,0,4,4030000000,warm,0\n"
+	"tree,pool,81920000,20000,5,5030000000,warm,0\n"
+	"copy,readwrite,104857600,0,6,6530000000,warm,0\n";
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+}
 
 int main(void)
 {
@@ -84,6 +105,26 @@ int main(void)
 	CHECK(c.spec.wl && fabs(estimate_run_s(&plain, &c) - 2.01) < 1e-9);
 	CHECK(fabs(estimate_run_s(&e, &c) - 20.01) < 1e-9);	/* learned: 1000 files/s */
 	CHECK(fabs(estimate_remove_s(&e, 200000) - 20.0) < 1e-9);
+
+	snprintf(path, sizeof(path), "%s/20251231T000000Z-h1", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/20251231T000000Z-h1/runs.csv", dir);
+	write_file(path, older_csv);
+	estimate_init(&e);
+	CHECK_EQ_U64(estimate_learn_recent(&e, dir, "h1", 20), 2);
+	CHECK(fabs(estimate_rate_of(&e, "copy")->mib_per_s - 200.0) < 1e-9);
+	CHECK(fabs(estimate_rate_of(&e, "split")->mib_per_s - 100.0) < 1e-9);
+	CHECK(strstr(e.from, "-h1/runs.csv and, for the workloads it lacks, 1 older result folder"));
+	CHECK(fabs(estimate_run_s(&e, &c) - 1.5) < 1e-9);	/* c: the tree of 20 000 */
+	c.spec.files = 19999;
+	CHECK(fabs(estimate_run_s(&e, &c) - (0.01 + 19999 / 1000.0)) < 1e-9);
+	estimate_init(&e);
+	CHECK_EQ_U64(estimate_learn_recent(&e, dir, "h1", 1), 1);
+	CHECK(estimate_rate_of(&e, "split")->runs == 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/20251231T000000Z-h1", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1/runs.csv", dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
 	rmdir(path);

@@ -247,16 +247,17 @@ uint64_t run_dir_free(const char *dir)
 	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
 }
 
-/* What a run costs here: the rates of the newest results of this host
- * under results/ when there are some, else the defaults (estimate.h). */
+/* What a run costs here: each workload's rate from the newest results of
+ * this host under results/ that ran it (of the last ESTIMATE_FOLDERS), else
+ * the defaults (estimate.h). */
+#define ESTIMATE_FOLDERS 20
 static void learn_rates(struct runner *r)
 {
-	char host[256] = "", path[4096];
+	char host[256] = "";
 
 	estimate_init(&r->est);
-	if (gethostname(host, sizeof(host) - 1) == 0 &&
-	    estimate_latest_results("results", host, path, sizeof(path)))
-		estimate_learn(&r->est, path);
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		estimate_learn_recent(&r->est, "results", host, ESTIMATE_FOLDERS);
 }
 
 /* Datasets are made at about this many bytes a second (docs/budget.md). */

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,22 +52,41 @@ const struct estimate_rate *estimate_rate_of(const struct estimate *e, const cha
 	return &defaults[0];
 }
 
-/* A case's rate: its workload's, cold runs apart (they read the disk and
- * drop caches: docs/budget.md). */
+/* The name of a case's rate: its workload's, cold runs apart (they read
+ * the disk and drop caches: docs/budget.md). */
+static const char *case_rate_name(const struct bench_case *c, char *name, size_t n)
+{
+	snprintf(name, n, "%s%s", c->spec.wl->name, c->cache == CACHE_COLD ? "/cold" : "");
+	return name;
+}
+
 static const struct estimate_rate *rate_of_case(const struct estimate *e,
 						const struct bench_case *c)
 {
 	char name[48];
 
-	if (c->cache != CACHE_COLD)
-		return estimate_rate_of(e, c->spec.wl->name);
-	snprintf(name, sizeof(name), "%s/cold", c->spec.wl->name);
-	return estimate_rate_of(e, name);
+	return estimate_rate_of(e, case_rate_name(c, name, sizeof(name)));
+}
+
+static const struct estimate_sized *sized_of(const struct estimate *e, const char *name,
+					     uint64_t size, uint64_t files)
+{
+	for (size_t i = 0; i < e->nsized; i++)
+		if (e->sized[i].size == size && e->sized[i].files == files &&
+		    !strcmp(e->sized[i].workload, name))
+			return &e->sized[i];
+	return NULL;
 }
 
 double estimate_run_s(const struct estimate *e, const struct bench_case *c)
 {
 	const struct estimate_rate *r = rate_of_case(e, c);
+	char name[48];
+	const struct estimate_sized *z = sized_of(e, case_rate_name(c, name, sizeof(name)),
+						  c->spec.size, c->spec.files);
+
+	if (z)
+		return z->run_s;
 
 	if (c->spec.files && r->files_per_s > 0)
 		return ESTIMATE_RUN_OVERHEAD_S + (double)c->spec.files / r->files_per_s;
@@ -138,8 +158,9 @@ static ssize_t *rows_by_seq(const struct csv_table *t, int col_seq, uint64_t *mo
 	return by;
 }
 
-/* A workload's measured rate in place of its default. */
-static void estimate_set(struct estimate *e, const struct learned *l)
+/* A workload's measured rate in place of its default (only_new: not in
+ * place of one measured already). */
+static void estimate_set(struct estimate *e, const struct learned *l, bool only_new)
 {
 	double net = l->cost_s - (double)l->runs * ESTIMATE_RUN_OVERHEAD_S;
 	struct estimate_rate *r = NULL;
@@ -149,6 +170,8 @@ static void estimate_set(struct estimate *e, const struct learned *l)
 	for (size_t i = 0; i < e->nrates && !r; i++)
 		if (!strcmp(e->rates[i].workload, l->workload))
 			r = &e->rates[i];
+	if (only_new && r && r->runs)
+		return;
 	if (!r && e->nrates == ESTIMATE_WORKLOADS)
 		return;
 	if (!r) {
@@ -172,8 +195,47 @@ static const char *learned_name(const struct csv_table *t, size_t i, const int *
 	return out;
 }
 
-static void learn_rows(struct estimate *e, const struct csv_table *t, const int *col)
+/* Runs of one workload and size, added up (learn_rows). */
+static void add_sized(struct estimate_sized *z, size_t *n, const char *name, uint64_t size,
+		      uint64_t files, double cost)
 {
+	size_t k = 0;
+
+	while (k < *n && (z[k].size != size || z[k].files != files || strcmp(z[k].workload, name)))
+		k++;
+	if (k == *n) {
+		if (*n == ESTIMATE_SIZED)
+			return;
+		memset(&z[k], 0, sizeof(z[k]));
+		snprintf(z[k].workload, sizeof(z[k].workload), "%s", name);
+		z[k].size = size;
+		z[k].files = files;
+		(*n)++;
+	}
+	z[k].run_s += cost;	/* the sum until set_sized divides it */
+	z[k].runs++;
+}
+
+/* The sizes learned into e (only_new: not in place of one it has). */
+static void set_sized(struct estimate *e, struct estimate_sized *z, size_t n, bool only_new)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct estimate_sized *have =
+			(struct estimate_sized *)sized_of(e, z[k].workload, z[k].size, z[k].files);
+
+		z[k].run_s /= (double)z[k].runs;
+		if (have && !only_new)
+			*have = z[k];
+		else if (!have && e->nsized < ESTIMATE_SIZED)
+			e->sized[e->nsized++] = z[k];
+	}
+}
+
+static void learn_rows(struct estimate *e, const struct csv_table *t, const int *col,
+		       bool only_new)
+{
+	static struct estimate_sized z[ESTIMATE_SIZED];
+	size_t nz = 0;
 	struct learned l[ESTIMATE_WORKLOADS];
 	uint64_t most;
 	ssize_t *by = rows_by_seq(t, col[3], &most);
@@ -197,16 +259,19 @@ static void learn_rows(struct estimate *e, const struct csv_table *t, const int 
 			continue;
 		w->bytes += strtod(csv_cell(t, (size_t)i, (size_t)col[1]), NULL);
 		w->files += strtod(csv_cell(t, (size_t)i, (size_t)col[2]), NULL);
+		add_sized(z, &nz, name, strtoull(csv_cell(t, (size_t)i, (size_t)col[1]), NULL, 10),
+			  strtoull(csv_cell(t, (size_t)i, (size_t)col[2]), NULL, 10), cost);
 		w->cost_s += cost;
 		w->runs++;
 		w->retried += col[6] >= 0 && !strcmp(csv_cell(t, (size_t)i, (size_t)col[6]), "1");
 	}
 	free(by);
 	for (size_t k = 0; k < n; k++)
-		estimate_set(e, &l[k]);
+		estimate_set(e, &l[k], only_new);
+	set_sized(e, z, nz, only_new);
 }
 
-int estimate_learn(struct estimate *e, const char *runs_csv)
+static int learn_file(struct estimate *e, const char *runs_csv, bool only_new)
 {
 	static const char *const names[] = { "workload", "size_bytes", "files", "seq", "start_ns" };
 	struct csv_table t;
@@ -224,10 +289,107 @@ int estimate_learn(struct estimate *e, const char *runs_csv)
 			return -EINVAL;
 		}
 	}
-	learn_rows(e, &t, col);
+	learn_rows(e, &t, col, only_new);
 	csv_free(&t);
-	snprintf(e->from, sizeof(e->from), "%s", runs_csv);
 	return 0;
+}
+
+int estimate_learn(struct estimate *e, const char *runs_csv)
+{
+	int err = learn_file(e, runs_csv, false);
+
+	if (!err)
+		snprintf(e->from, sizeof(e->from), "%s", runs_csv);
+	return err;
+}
+
+/* Is name a results folder of host (<stamp>-<host>) with a runs.csv? */
+static bool results_of_host(const char *root, const char *name, const char *host)
+{
+	size_t len = strlen(name), hl = strlen(host);
+	char path[4096];
+
+	if (len <= hl + 1 || strcmp(name + len - hl, host) || name[len - hl - 1] != '-')
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/runs.csv", root, name);
+	return access(path, R_OK) == 0;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* The results folders of host under root, newest first, into *names
+ * (the caller frees each and the array); how many. */
+static size_t host_results(const char *root, const char *host, char ***names)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+	char **v = NULL, **grown;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (!results_of_host(root, de->d_name, host))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			grown = realloc(v, cap * sizeof(*v));
+			if (!grown)
+				break;
+			v = grown;
+		}
+		v[n] = strdup(de->d_name);
+		n += v[n] != NULL;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), newest_first);
+	*names = v;
+	return n;
+}
+
+/* How many workloads have a measured rate. */
+static size_t measured_rates(const struct estimate *e)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->nrates; i++)
+		n += e->rates[i].runs > 0;
+	return n;
+}
+
+size_t estimate_learn_recent(struct estimate *e, const char *root, const char *host,
+			     size_t folders)
+{
+	char **names = NULL, path[4096];
+	size_t n = host_results(root, host, &names), used = 0, older = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t before = measured_rates(e);
+
+		if (i < folders) {
+			snprintf(path, sizeof(path), "%s/%s/runs.csv", root, names[i]);
+			if (!learn_file(e, path, true) && measured_rates(e) > before) {
+				if (!used++)
+					snprintf(e->from, sizeof(e->from), "%.*s", (int)sizeof(e->from) - 1, path);
+				else
+					older++;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (older) {
+		size_t len = strlen(e->from);
+
+		snprintf(e->from + len, sizeof(e->from) - len,
+			 " and, for the workloads it lacks, %zu older result folder%s", older,
+			 older == 1 ? "" : "s");
+	}
+	return used;
 }
 
 bool estimate_latest_results(const char *root, const char *host, char *out, size_t n)

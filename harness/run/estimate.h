@@ -31,15 +31,30 @@ struct estimate_rate {
 				 * again (runs.csv's retried), 0 by default */
 };
 
+/* A run of one size measured here: its whole cost, which beats a rate when
+ * a case of that very size comes again (a tree run's fixed costs, its
+ * syncfs, cache check and walk, are no rate of its files). */
+#define ESTIMATE_SIZED 64
+struct estimate_sized {
+	char workload[48];	/* a rate's name: "tree", "copy/cold" */
+	uint64_t size, files;
+	double run_s;		/* the mean whole cost of its runs */
+	size_t runs;
+};
+
 struct estimate {
 	struct estimate_rate rates[ESTIMATE_WORKLOADS];
 	size_t nrates;
-	char from[256];		/* where the measured rates came from, or "" */
+	struct estimate_sized sized[ESTIMATE_SIZED];
+	size_t nsized;
+	char from[512];		/* where the measured rates came from, or "" */
 };
 
 /* The defaults only. */
 void estimate_init(struct estimate *e);
-/* Seconds one run of c takes, its work around the clock included. */
+/* Seconds one run of c takes, its work around the clock included: the
+ * measured cost of runs of its workload and size when there is one, else
+ * its workload's rate. */
 double estimate_run_s(const struct estimate *e, const struct bench_case *c);
 /*
  * The runs it takes to keep `measured` of c: a disturbed run is run again,
@@ -57,6 +72,14 @@ double estimate_runs(const struct estimate *e, const struct bench_case *c, unsig
  * -errno when the file cannot be read (the rates stay as they were).
  */
 int estimate_learn(struct estimate *e, const char *runs_csv);
+/*
+ * Learns from the newest `folders` results folders of host under root
+ * (results/<UTC stamp>-<host>), newest first, each only the workloads none
+ * newer had: the newest rate of each workload. How many folders taught it
+ * a rate.
+ */
+size_t estimate_learn_recent(struct estimate *e, const char *root, const char *host,
+			     size_t folders);
 /*
  * The newest results folder of host under root (results/<UTC stamp>-<host>,
  * as bench names them) with a runs.csv: its path in out; false when none.
