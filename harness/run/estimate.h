@@ -91,7 +91,7 @@ bool estimate_latest_results(const char *root, const char *host, char *out, size
  * ESTIMATE_REMOVE_PER_S, beyond the table it overlaps, then the results,
  * the table and the sources' check (docs/budget.md has the measurements).
  */
-#define ESTIMATE_REMOVE_PER_S 10000.0
+#define ESTIMATE_REMOVE_PER_S 40000.0
 #define ESTIMATE_FINISH_S 0.5
 /* Taking the syscall counters down after the counting round (RCU). */
 #define ESTIMATE_COUNTERS_S 2.0
