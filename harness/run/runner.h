@@ -57,6 +57,7 @@ struct runner {
 	/* Flex groups freed lately on an ext4 without a journal: by earlier
 	 * invocations (the log in --dir) and by this one (freed.h). */
 	struct freed_set freed, freed_now;
+	char area[PATH_MAX + 16];	/* where kept outputs go now, or "" */
 };
 
 /*
@@ -119,5 +120,7 @@ void runner_log_inodes(unsigned seq, const char *dst);
 
 int runner_output_path(struct runner *r, const struct bench_case *c, const char *dir,
 		       unsigned seq, char *dst, size_t n, enum destination_state *d);
+void runner_check_output_place(const struct runner *r, const char *dir, const char *dst,
+			       enum destination_state *d);
 
 #endif

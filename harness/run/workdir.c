@@ -30,21 +30,24 @@
 #include <unistd.h>
 
 /*
- * Marks the folder path as the top of a hierarchy (FS_TOPDIR_FL): ext4 then
+ * Marks the folder path as the top of a hierarchy (FS_TOPDIR_FL), or not
+ * (top false): ext4 then
  * places each folder made in it as it places those made in the root, in a
  * flex group of its own with few folders, chosen from a hash of its name,
- * instead of beside its parent. Not every filesystem has the flag: best
- * effort.
+ * instead of beside its parent. A folder made in it inherits the flag:
+ * each output's own folder drops it again, or every folder of the output
+ * would be spread over the disk as well. Not every filesystem has the
+ * flag: best effort.
  */
-static void mark_top_folder(const char *path)
+static void set_top_folder(const char *path, bool top)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int flags;
 
 	if (fd < 0)
 		return;
-	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags)) {
-		flags |= FS_TOPDIR_FL;
+	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags) && !!(flags & FS_TOPDIR_FL) != top) {
+		flags = top ? flags | FS_TOPDIR_FL : flags & ~FS_TOPDIR_FL;
 		ioctl(fd, FS_IOC_SETFLAGS, &flags);
 	}
 	close(fd);
@@ -66,7 +69,7 @@ int runner_make_workdir(struct runner *r, const char *dir)
 		return err;
 	}
 	if (freed_open(&r->freed, dir) && !r->o->destination_reused)
-		mark_top_folder(r->workdir);
+		set_top_folder(r->workdir, true);
 	freed_like(&r->freed_now, &r->freed);
 	return 0;
 }
@@ -288,8 +291,8 @@ static bool room_to_keep(const struct bench_case *c, const char *dir)
 	return !sv.f_files || (uint64_t)sv.f_favail >= 2 * files + sv.f_files / 10;
 }
 
-/* Removes every output (out-N) in dir; how many it removed. The flex
- * groups freed are noted (freed.h). */
+/* Removes every output (out-N, and areas of them) in dir; how many it
+ * removed. The flex groups freed are noted (freed.h). */
 static unsigned purge_outputs(struct runner *r, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -301,7 +304,7 @@ static unsigned purge_outputs(struct runner *r, const char *dir)
 	while ((e = readdir(d))) {
 		char path[PATH_MAX];
 
-		if (strncmp(e->d_name, "out-", 4))
+		if (strncmp(e->d_name, "out-", 4) && strncmp(e->d_name, "area-", 5))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (!strcmp(dir, r->workdir))
@@ -311,6 +314,8 @@ static unsigned purge_outputs(struct runner *r, const char *dir)
 		count++;
 	}
 	closedir(d);
+	if (!strcmp(dir, r->workdir))
+		r->area[0] = '\0';
 	return count;
 }
 
@@ -358,34 +363,64 @@ static bool freed_lately(const struct runner *r, uint64_t ino)
 }
 
 /*
- * Makes the folder a kept output goes into, dir/out-<seq>-XXXXXX (a random
- * name: in a top folder, ext4 places it in a flex group with the fewest
- * folders, the first from a hash of its name), again until it is in a flex
- * group bench did not free lately; the output is <it>/tree. A folder that
- * landed in one is left there, empty until the end: it counts as a folder
- * of that group, so the next try goes to another (removed and made again,
- * it lands in the same group most times).
- * When every try lands in one, the run writes where inodes were freed and
- * *d says reused; when bench tracks the groups and one was found, fresh.
+ * The area of the work directory that kept outputs go into: a folder made
+ * in the top folder (so in a flex group with few folders, from a hash of
+ * its random name) that drops the flag again, so that the outputs made in
+ * it stay in its flex group, one after the other, rather than each taking
+ * a flex group of its own (which would leave a later invocation none that
+ * bench did not free lately). 0 or -errno.
+ */
+static int make_area(struct runner *r)
+{
+	snprintf(r->area, sizeof(r->area), "%s/area-XXXXXX", r->workdir);
+	if (!mkdtemp(r->area)) {
+		int err = -errno;
+
+		r->area[0] = '\0';
+		return err;
+	}
+	set_top_folder(r->area, false);
+	return 0;
+}
+
+/* Is the folder at path in a flex group bench did not free lately? */
+static bool folder_fresh(const struct runner *r, const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !freed_lately(r, st.st_ino);
+}
+
+/*
+ * Makes the folder a kept output goes into, out-<seq>-XXXXXX in the area
+ * (for the work directory; in dir itself for another filesystem's, bench
+ * --fs); the output is <it>/tree. Where bench tracks the flex groups it
+ * freed lately, a folder that landed in one is left there and the next try
+ * is made in a new area (a folder left in a flex group counts as one of
+ * its folders, so ext4 places the next area elsewhere): the run's *d is
+ * fresh when one landed elsewhere, reused when every try landed in one.
  */
 static int make_output_folder(struct runner *r, const char *dir, unsigned seq, char *dst,
 			      size_t n, enum destination_state *d)
 {
-	bool tracked = r->freed.per_flex && !strcmp(dir, r->workdir);
-	char folder[PATH_MAX];
-	struct stat st;
+	bool main_dir = !strcmp(dir, r->workdir), tracked = main_dir && r->freed.per_flex;
+	char folder[PATH_MAX + 48];
+	int err;
 
 	for (unsigned k = 0; k < FREED_TRIES; k++) {
-		snprintf(folder, sizeof(folder), "%s/out-%u-XXXXXX", dir, seq);
+		if (main_dir && !r->area[0] && (err = make_area(r)))
+			return err;
+		snprintf(folder, sizeof(folder), "%s/out-%u-XXXXXX", main_dir ? r->area : dir, seq);
 		if (!mkdtemp(folder))
 			return -errno;
 		snprintf(dst, n, "%s/tree", folder);
 		if (!tracked)
 			return 0;
-		if (!stat(folder, &st) && !freed_lately(r, st.st_ino)) {
+		if (folder_fresh(r, folder)) {
 			*d = DESTINATION_FRESH;
 			return 0;
 		}
+		r->area[0] = '\0';
 	}
 	*d = DESTINATION_REUSED;
 	return 0;
@@ -404,6 +439,39 @@ int runner_output_path(struct runner *r, const struct bench_case *c, const char 
 		return 0;
 	}
 	return make_output_folder(r, dir, seq, dst, n, d);
+}
+
+static const struct runner *noted_runner;
+static uint64_t noted_entries, noted_in_freed;
+
+static int count_noted(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)path;
+	(void)flag;
+	(void)ftw;
+	noted_entries++;
+	noted_in_freed += freed_lately(noted_runner, st->st_ino);
+	return 0;
+}
+
+/*
+ * After a kept output of the work directory was made: did more than
+ * FREED_SPILL_PCT of its entries land in flex groups bench freed lately (a
+ * large output may outgrow its folder's flex group into one)? Then its run
+ * wrote where inodes were freed, whatever its folder's place said.
+ */
+#define FREED_SPILL_PCT 1
+void runner_check_output_place(const struct runner *r, const char *dir, const char *dst,
+			       enum destination_state *d)
+{
+	if (*d != DESTINATION_FRESH || !r->freed.per_flex || strcmp(dir, r->workdir) ||
+	    (!r->freed.n && !r->freed_now.n))
+		return;
+	noted_runner = r;
+	noted_entries = noted_in_freed = 0;
+	nftw(dst, count_noted, 16, FTW_PHYS);
+	if (noted_in_freed * 100 > noted_entries * FREED_SPILL_PCT)
+		*d = DESTINATION_REUSED;
 }
 
 const char *destination_name(enum destination_state d)
