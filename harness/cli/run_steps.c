@@ -859,7 +859,7 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 		*hi = *lo > o->budget_s ? *lo : o->budget_s;
 		return;
 	}
-	*lo += estimate_finish_s(&r->est, 0) + (o->syscount != SYSCOUNT_OFF ? ESTIMATE_COUNTERS_S : 0);
+	*lo += estimate_finish_s(&r->est, 0, 0) + (o->syscount != SYSCOUNT_OFF ? ESTIMATE_COUNTERS_S : 0);
 	*hi = *lo;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];

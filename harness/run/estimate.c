@@ -105,12 +105,14 @@ double estimate_runs(const struct estimate *e, const struct bench_case *c, unsig
 double estimate_remove_s(const struct estimate *e, uint64_t files)
 {
 	(void)e;
-	return (double)files / ESTIMATE_REMOVE_PER_S;
+	return (double)files / ESTIMATE_REMOVE_PER_S + ESTIMATE_REMOVE_OUTPUT_S;
 }
 
-double estimate_finish_s(const struct estimate *e, uint64_t kept_files)
+double estimate_finish_s(const struct estimate *e, uint64_t kept_files, uint64_t kept_outputs)
 {
-	return ESTIMATE_FINISH_S + estimate_remove_s(e, kept_files);
+	(void)e;
+	return ESTIMATE_FINISH_S + (double)kept_files / ESTIMATE_REMOVE_PER_S +
+	       (double)kept_outputs * ESTIMATE_REMOVE_OUTPUT_S;
 }
 
 /* What runs.csv's runs of one workload added up to. */

@@ -86,17 +86,21 @@ size_t estimate_learn_recent(struct estimate *e, const char *root, const char *h
  */
 bool estimate_latest_results(const char *root, const char *host, char *out, size_t n);
 /*
- * The end of an invocation: removing the entries of kept outputs (a tree's,
- * kept so that no run writes where one was just removed) at
- * ESTIMATE_REMOVE_PER_S, beyond the table it overlaps, then the results,
- * the table and the sources' check (docs/budget.md has the measurements).
+ * The end of an invocation: removing the kept outputs (a tree's, kept so
+ * that no run writes where one was just removed), their files at
+ * ESTIMATE_REMOVE_PER_S (many removals in flight) and their folders one at
+ * a time, ESTIMATE_REMOVE_OUTPUT_S an output (a generated tree's 111 and
+ * its own), beyond the table it overlaps, then the results, the table and
+ * the sources' check (docs/budget.md has the measurements).
  */
-#define ESTIMATE_REMOVE_PER_S 40000.0
+#define ESTIMATE_REMOVE_PER_S 50000.0
+#define ESTIMATE_REMOVE_OUTPUT_S 0.028
 #define ESTIMATE_FINISH_S 0.5
 /* Taking the syscall counters down after the counting round (RCU). */
 #define ESTIMATE_COUNTERS_S 2.0
+/* One kept output of `files` files. */
 double estimate_remove_s(const struct estimate *e, uint64_t files);
-double estimate_finish_s(const struct estimate *e, uint64_t kept_files);
+double estimate_finish_s(const struct estimate *e, uint64_t kept_files, uint64_t kept_outputs);
 /* The rate of workload wl (the default when none was measured). */
 const struct estimate_rate *estimate_rate_of(const struct estimate *e, const char *wl);
 

@@ -326,6 +326,7 @@ static void remove_or_keep_output(struct runner *r, const struct bench_case *c,
 {
 	if (res->verified && runner_keeps_output(r, c)) {
 		r->kept_files += c->spec.files;
+		r->kept_outputs++;
 		return;
 	}
 	c->spec.wl->remove_output(&c->spec, dst);
@@ -534,7 +535,7 @@ static bool budget_spent(const struct runner *r)
 
 double runner_finish_s(const struct runner *r)
 {
-	return estimate_finish_s(&r->est, r->kept_files);
+	return estimate_finish_s(&r->est, r->kept_files, r->kept_outputs);
 }
 
 /* A run of c took ns from start to end, the work around its clock
@@ -815,7 +816,7 @@ double runner_budget_minimum_s(const struct runner *r)
 		bc[i].closed = r->cases[i].state == CASE_UNAVAILABLE ||
 			       r->cases[i].state == CASE_FAILED;
 	}
-	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured) + estimate_finish_s(&r->est, 0);
+	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured) + estimate_finish_s(&r->est, 0, 0);
 	if (r->o->syscount != SYSCOUNT_OFF)
 		s += ESTIMATE_COUNTERS_S;
 	free(bc);

@@ -44,6 +44,7 @@ struct runner {
 	uint64_t invoked_ns;		/* and when the invocation began: --budget
 					 * counts the whole invocation from it */
 	uint64_t kept_files;		/* files of the outputs kept for the end */
+	uint64_t kept_outputs;		/* and how many outputs they are */
 	struct disturb_probe last_probe;	/* the machine when the last run ended */
 	struct progress progress;
 	const char *unavailable_note;	/* more lines for the table's
