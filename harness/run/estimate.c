@@ -236,7 +236,7 @@ static void set_sized(struct estimate *e, struct estimate_sized *z, size_t n, bo
 static void learn_rows(struct estimate *e, const struct csv_table *t, const int *col,
 		       bool only_new)
 {
-	static struct estimate_sized z[ESTIMATE_SIZED];
+	struct estimate_sized z[ESTIMATE_SIZED];
 	size_t nz = 0;
 	struct learned l[ESTIMATE_WORKLOADS];
 	uint64_t most;
@@ -396,26 +396,13 @@ size_t estimate_learn_recent(struct estimate *e, const char *root, const char *h
 
 bool estimate_latest_results(const char *root, const char *host, char *out, size_t n)
 {
-	DIR *d = opendir(root);
-	char best[256] = "", path[4096];
-	size_t hl = strlen(host);
-	struct dirent *de;
+	char **names = NULL;
+	size_t count = host_results(root, host, &names);
 
-	if (!d)
-		return false;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len <= hl + 1 || strcmp(de->d_name + len - hl, host) ||
-		    de->d_name[len - hl - 1] != '-' || strcmp(de->d_name, best) <= 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/runs.csv", root, de->d_name);
-		if (access(path, R_OK) == 0)
-			snprintf(best, sizeof(best), "%s", de->d_name);
-	}
-	closedir(d);
-	if (!best[0])
-		return false;
-	snprintf(out, n, "%s/%s/runs.csv", root, best);
-	return true;
+	if (count)
+		snprintf(out, n, "%s/%s/runs.csv", root, names[0]);
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return count > 0;
 }

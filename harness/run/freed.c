@@ -111,15 +111,12 @@ bool freed_open(struct freed_set *s, const char *dir)
 /* The lines of the old log still current, into out. */
 static void copy_current(const struct freed_set *s, FILE *in, FILE *out, time_t now)
 {
-	char *line = NULL, *groups, *copy;
+	char *line = NULL, *groups;
 	size_t cap = 0;
 
-	while (getline(&line, &cap, in) > 0) {
-		copy = strdup(line);
-		if (copy && line_current(s, copy, now, &groups))
+	while (getline(&line, &cap, in) > 0)
+		if (line_current(s, line, now, &groups))
 			fputs(line, out);
-		free(copy);
-	}
 	free(line);
 }
 

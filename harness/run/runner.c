@@ -416,9 +416,7 @@ int runner_run_once(struct runner *r, struct bench_case *c, bool counting,
 	if (err)
 		goto out_remove_output;
 	res->verified = true;
-	if (runner_keeps_output(r, c))
-		runner_check_output_place(r, outdir, dst, &res->destination);
-	runner_log_inodes(res->seq, dst);
+	runner_inspect_output(r, c, outdir, res->seq, dst, &res->destination);
 	if (counting)
 		c->counts = ch.counts;
 out_remove_output:

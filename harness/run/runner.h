@@ -117,11 +117,10 @@ void runner_make_room(struct runner *r, const struct bench_case *c, const char *
 void runner_note_freed(struct runner *r, const char *dir);
 enum destination_state runner_destination(struct runner *r, const struct bench_case *c,
 					  const char *dir);
-void runner_log_inodes(unsigned seq, const char *dst);
 
 int runner_output_path(struct runner *r, const struct bench_case *c, const char *dir,
 		       unsigned seq, char *dst, size_t n, enum destination_state *d);
-void runner_check_output_place(const struct runner *r, const char *dir, const char *dst,
-			       enum destination_state *d);
+void runner_inspect_output(const struct runner *r, const struct bench_case *c, const char *dir,
+			   unsigned seq, const char *dst, enum destination_state *d);
 
 #endif

@@ -441,39 +441,6 @@ int runner_output_path(struct runner *r, const struct bench_case *c, const char 
 	return make_output_folder(r, dir, seq, dst, n, d);
 }
 
-static const struct runner *noted_runner;
-static uint64_t noted_entries, noted_in_freed;
-
-static int count_noted(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)path;
-	(void)flag;
-	(void)ftw;
-	noted_entries++;
-	noted_in_freed += freed_lately(noted_runner, st->st_ino);
-	return 0;
-}
-
-/*
- * After a kept output of the work directory was made: did more than
- * FREED_SPILL_PCT of its entries land in flex groups bench freed lately (a
- * large output may outgrow its folder's flex group into one)? Then its run
- * wrote where inodes were freed, whatever its folder's place said.
- */
-#define FREED_SPILL_PCT 1
-void runner_check_output_place(const struct runner *r, const char *dir, const char *dst,
-			       enum destination_state *d)
-{
-	if (*d != DESTINATION_FRESH || !r->freed.per_flex || strcmp(dir, r->workdir) ||
-	    (!r->freed.n && !r->freed_now.n))
-		return;
-	noted_runner = r;
-	noted_entries = noted_in_freed = 0;
-	nftw(dst, count_noted, 16, FTW_PHYS);
-	if (noted_in_freed * 100 > noted_entries * FREED_SPILL_PCT)
-		*d = DESTINATION_REUSED;
-}
-
 const char *destination_name(enum destination_state d)
 {
 	static const char *const names[] = { "", "fresh", "reused" };
@@ -481,35 +448,55 @@ const char *destination_name(enum destination_state d)
 	return names[d];
 }
 
-static FILE *inode_log;
-static unsigned inode_log_seq;
+/* What one walk of a verified output looks at (runner_inspect_output). */
+static struct {
+	const struct runner *r;	/* counting entries in freed flex groups, or NULL */
+	uint64_t entries, in_freed;
+	FILE *log;		/* the test hook's file, or NULL */
+	unsigned seq;
+} walk;
 
-static int log_inode(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int look_at_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)path;
 	(void)flag;
-	if (ftw->level > 0)
-		fprintf(inode_log, "%u %llu\n", inode_log_seq, (unsigned long long)st->st_ino);
+	if (walk.r) {
+		walk.entries++;
+		walk.in_freed += freed_lately(walk.r, st->st_ino);
+	}
+	if (walk.log && ftw->level > 0)
+		fprintf(walk.log, "%u %llu\n", walk.seq, (unsigned long long)st->st_ino);
 	return 0;
 }
 
 /*
- * A test hook: with COPYBENCH_TEST_INODES=FILE in the environment, the
- * inode number of every entry of a verified output is appended to FILE as
- * "<seq> <inode>" lines, so that a test can see which inodes each run's
- * output took (tests/cli/tree_destination.sh).
+ * One walk of a verified output of c in dir, for two things. A kept output
+ * of the work directory that more than FREED_SPILL_PCT of its entries put
+ * in flex groups bench freed lately (a large output may outgrow its
+ * folder's flex group into one) wrote where inodes were freed, whatever its
+ * folder's place said: *d becomes reused. And a test hook: with
+ * COPYBENCH_TEST_INODES=FILE in the environment, the inode number of every
+ * entry is appended to FILE as "<seq> <inode>" lines, so that a test can see
+ * which inodes each run's output took (tests/cli/tree_destination*.sh).
  */
-void runner_log_inodes(unsigned seq, const char *dst)
+#define FREED_SPILL_PCT 1
+void runner_inspect_output(const struct runner *r, const struct bench_case *c, const char *dir,
+			   unsigned seq, const char *dst, enum destination_state *d)
 {
 	const char *path = getenv(DESTINATION_TEST_ENV);
+	bool check = runner_keeps_output(r, c) && *d == DESTINATION_FRESH && r->freed.per_flex &&
+		     !strcmp(dir, r->workdir) && (r->freed.n || r->freed_now.n);
 
-	if (!path || !*path)
+	memset(&walk, 0, sizeof(walk));
+	walk.r = check ? r : NULL;
+	walk.seq = seq;
+	if (path && *path)
+		walk.log = fopen(path, "a");
+	if (!walk.r && !walk.log)
 		return;
-	inode_log = fopen(path, "a");
-	if (!inode_log)
-		return;
-	inode_log_seq = seq;
-	nftw(dst, log_inode, 16, FTW_PHYS);
-	fclose(inode_log);
-	inode_log = NULL;
+	nftw(dst, look_at_entry, 16, FTW_PHYS);
+	if (walk.log)
+		fclose(walk.log);
+	if (check && walk.in_freed * 100 > walk.entries * FREED_SPILL_PCT)
+		*d = DESTINATION_REUSED;
 }
