@@ -18,7 +18,8 @@
  * then the 4.4 s left go to A and B alone (0.2 s a round) up to MAX. So A
  * and B get MAX runs, E 9, C and D the minimum.
  *
- * Then: the minimum is counted exactly; when the time left fits only some
+ * Then: the minimum is counted exactly; the rounds keep BUDGET_RESERVE
+ * of the budget back; when the time left fits only some
  * runs, the cheapest go first; a case short of the minimum runs whatever is
  * left.
  */
@@ -114,9 +115,18 @@ static void check_cheapest_first(void)
 	CHECK(want[0] && !want[1]);
 }
 
+/* The rounds stop short of the budget by its reserve and the finish: of
+ * 120 s, with 100 s gone and 6 s to finish, 120 - 4.8 - 100 - 6 = 9.2 s. */
+static void check_reserve(void)
+{
+	CHECK(fabs(budget_left_s(120, 100, 6) - 9.2) < 1e-9);
+	CHECK(budget_left_s(120, 110, 6) < 0);
+}
+
 int main(void)
 {
 	check_allocation();
+	check_reserve();
 	check_cheapest_first();
 	return test_report("budget_plan_synthetic");
 }

@@ -842,7 +842,8 @@ static void dry_runs(const struct runner *r, double t, double minimum, unsigned 
 		return;
 	}
 	*least = BUDGET_MIN_RUNS < o->max_runs ? BUDGET_MIN_RUNS : o->max_runs;
-	extra = o->budget_s > minimum && t > 0 ? (o->budget_s - minimum) / t : 0;
+	extra = budget_left_s(o->budget_s, minimum, 0);
+	extra = extra > 0 && t > 0 ? extra / t : 0;
 	*most = extra > o->max_runs - *least ? o->max_runs : *least + (unsigned)extra;
 }
 

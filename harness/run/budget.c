@@ -13,6 +13,11 @@ static bool open_case(const struct budget_case *c)
 	return !c->closed;
 }
 
+double budget_left_s(double budget_s, double elapsed_s, double finish_s)
+{
+	return budget_s * (1 - BUDGET_RESERVE) - elapsed_s - finish_s;
+}
+
 double budget_minimum_s(const struct budget_case *cs, size_t n, const struct budget_rules *rules,
 			unsigned unmeasured)
 {

@@ -26,6 +26,12 @@
 
 /* The fewest counted runs with a 95 % order-statistic interval of the median. */
 #define BUDGET_MIN_RUNS 6u
+/*
+ * The share of the budget kept back from the rounds: the time a round and
+ * the finish after the last run will take are means, and the main job
+ * (`bench --all --size 200M`, 120 s) ended 0.5-3 s past its plan here.
+ */
+#define BUDGET_RESERVE 0.04
 /* A case alone in no ranking. */
 #define BUDGET_NO_GROUP SIZE_MAX
 
@@ -48,6 +54,10 @@ struct budget_rules {
  * missing measured ones of every open case. */
 double budget_minimum_s(const struct budget_case *cs, size_t n, const struct budget_rules *rules,
 			unsigned unmeasured);
+
+/* The seconds the rounds may still take: a budget of budget_s, elapsed_s
+ * of it gone, finish_s needed after the last run, BUDGET_RESERVE kept back. */
+double budget_left_s(double budget_s, double elapsed_s, double finish_s);
 
 /* Does case i want more runs to settle its place (cost and budget aside)? */
 bool budget_unsettled(const struct budget_case *cs, size_t n, size_t i,

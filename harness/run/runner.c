@@ -519,16 +519,17 @@ static void plan_runs(const struct runner *r, struct case_plan *p)
 /* --budget: is its time gone? Then a disturbed run counts as recorded, as
  * it does once a case's retries are used up: the minimum is not stretched
  * by reruns past the budget. */
-static double budget_left_s(const struct runner *r)
+static double rounds_left_s(const struct runner *r)
 {
 	uint64_t t0 = r->invoked_ns ? r->invoked_ns : r->start_ns;
 
-	return r->o->budget_s - (double)(runner_now_ns() - t0) / 1e9 - runner_finish_s(r);
+	return budget_left_s(r->o->budget_s, (double)(runner_now_ns() - t0) / 1e9,
+			     runner_finish_s(r));
 }
 
 static bool budget_spent(const struct runner *r)
 {
-	return budgeted(r) && budget_left_s(r) < 0;
+	return budgeted(r) && rounds_left_s(r) < 0;
 }
 
 double runner_finish_s(const struct runner *r)
@@ -782,7 +783,7 @@ static bool budget_round(struct runner *r, struct case_plan *plans)
 	bool *want = calloc(r->ncases + 1, sizeof(*want));
 	struct budget_rules rules = { .min = BUDGET_MIN_RUNS, .max = r->o->max_runs,
 				      .target = BUDGET_TARGET, .apart = BUDGET_APART };
-	double left = budget_left_s(r);
+	double left = rounds_left_s(r);
 	size_t k = 0;
 
 	if (!bc || !want)
