@@ -25,6 +25,7 @@ struct meta_times {
 	bool interrupted;
 };
 
+#define RUNNER_PURGED_MAX 8
 struct runner {
 	const struct bench_opts *o;
 	struct bench_case *cases;
@@ -59,6 +60,11 @@ struct runner {
 	 * invocations (the log in --dir) and by this one (freed.h). */
 	struct freed_set freed, freed_now;
 	char area[PATH_MAX + 16];	/* where kept outputs go now, or "" */
+	/* Filesystems other than the work directory's (bench --fs) where
+	 * bench removed kept outputs to make room: it does not steer outputs
+	 * from their freed inodes there, so every later run says reused. */
+	dev_t purged[RUNNER_PURGED_MAX];
+	unsigned npurged;
 };
 
 /*

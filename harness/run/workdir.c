@@ -291,6 +291,19 @@ static bool room_to_keep(const struct bench_case *c, const char *dir)
 	return !sv.f_files || (uint64_t)sv.f_favail >= 2 * files + sv.f_files / 10;
 }
 
+/* Did bench make room in dir's filesystem (not the work directory's)? */
+static bool purged_before(const struct runner *r, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return false;
+	for (unsigned i = 0; i < r->npurged; i++)
+		if (r->purged[i] == st.st_dev)
+			return true;
+	return false;
+}
+
 /* Removes every output (out-N, and areas of them) in dir; how many it
  * removed. The flex groups freed are noted (freed.h). */
 static unsigned purge_outputs(struct runner *r, const char *dir)
@@ -319,6 +332,16 @@ static unsigned purge_outputs(struct runner *r, const char *dir)
 	return count;
 }
 
+/* Bench made room in dir, on another filesystem than the work directory's. */
+static void note_purged(struct runner *r, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) || purged_before(r, dir) || r->npurged == RUNNER_PURGED_MAX)
+		return;
+	r->purged[r->npurged++] = st.st_dev;
+}
+
 /*
  * Before a run of c whose output goes to dir: when the outputs kept there
  * leave no room for one more, they are removed now, and the run is the
@@ -328,8 +351,11 @@ void runner_make_room(struct runner *r, const struct bench_case *c, const char *
 {
 	if (!runner_keeps_output(r, c) || room_to_keep(c, dir))
 		return;
-	if (purge_outputs(r, dir))
-		runner_note_freed(r, dir);
+	if (!purge_outputs(r, dir))
+		return;
+	runner_note_freed(r, dir);
+	if (strcmp(dir, r->workdir))
+		note_purged(r, dir);
 }
 
 /* Bench removed an output of many files in dir since the last run. */
@@ -399,6 +425,9 @@ static bool folder_fresh(const struct runner *r, const char *path)
  * is made in a new area (a folder left in a flex group counts as one of
  * its folders, so ext4 places the next area elsewhere): the run's *d is
  * fresh when one landed elsewhere, reused when every try landed in one.
+ * On another filesystem (--fs) nothing is steered: once bench made room
+ * there by removing kept outputs, every later run writes among the inodes
+ * they freed, and *d says reused.
  */
 static int make_output_folder(struct runner *r, const char *dir, unsigned seq, char *dst,
 			      size_t n, enum destination_state *d)
@@ -414,6 +443,8 @@ static int make_output_folder(struct runner *r, const char *dir, unsigned seq, c
 		if (!mkdtemp(folder))
 			return -errno;
 		snprintf(dst, n, "%s/tree", folder);
+		if (!main_dir && purged_before(r, dir))
+			*d = DESTINATION_REUSED;
 		if (!tracked)
 			return 0;
 		if (folder_fresh(r, folder)) {

@@ -61,4 +61,18 @@ expect_eq reused_rows "$(csv_column "$T/r-reused/runs.csv" destination | sort | 
 trees room --files 5000
 expect_eq room_rows "$(csv_column "$T/r-room/runs.csv" destination | sort | uniq -c | xargs)" "$RUNS reused"
 expect_eq room_noted "$(grep -c ' runs into just-freed files (reused)$' "$T/.out")" 1
+
+# The same filesystem named by --fs (its path): bench does not steer outputs
+# there, so once it removed the kept outputs to make room, every later run
+# writes among the inodes they freed, and says so: in the order of the
+# runs, no fresh run after the first reused one (the first of them frees
+# room for several 1000-file outputs, which would otherwise say fresh).
+mkdir "$T/mnt/p" "$T/d"
+run "$BENCH" --workload tree --size 4K --files 1000 --strategy readwrite --repeat 12 --warmup 0 \
+	--syscalls off --no-limits --fs "$T/mnt/p" --dir "$T/d" --out "$T/r-fs"
+expect_eq fs_rc "$RC" 0
+fs_order=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "destination") d = i; if ($i == "seq") q = i }; next }
+	{ print $q, $d }' "$T/r-fs/runs.csv" | sort -n | awk '{ print $2 }' | uniq -c | xargs)
+expect_eq fs_reused_after_room "$(echo "$fs_order" | sed -E 's/^[0-9]+ fresh //; s/^[0-9]+ //')" reused
+expect_eq fs_some_after_room "$(($(echo "$fs_order" | awk '{ print $NF == "reused" ? $(NF - 1) : 0 }') >= 3))" 1
 finish
