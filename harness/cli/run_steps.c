@@ -891,7 +891,7 @@ static void dry_print_cases(const struct runner *r)
 {
 	double minimum = r->o->budget_s > 0 ? runner_budget_minimum_s(r) : 0;
 
-	printf("%-10s %-20s %8s %8s %6s %-5s %7s %7s %s\n", "workload", "strategy", "size", "buffer",
+	printf("%-10s %-20s %12s %8s %6s %-5s %7s %7s %s\n", "workload", "strategy", "size", "buffer",
 	       "batch", "cache", "s/run", "runs", "state");
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct bench_case *c = &r->cases[i];
@@ -899,7 +899,10 @@ static void dry_print_cases(const struct runner *r)
 		double t = estimate_run_s(&r->est, c);
 		unsigned least, most;
 
-		format_size(c->spec.size, size, sizeof(size));
+		if (c->spec.files)	/* a tree: "500 x 4K", as the table says */
+			dataset_size_name(c->spec.ds, size, sizeof(size));
+		else
+			format_size(c->spec.size, size, sizeof(size));
 		if (c->spec.buffer)
 			format_size(c->spec.buffer, buf, sizeof(buf));
 		if (c->spec.channel)
@@ -909,7 +912,7 @@ static void dry_print_cases(const struct runner *r)
 			snprintf(runs, sizeof(runs), least == most ? "%u" : "%u-%u", least, most);
 			snprintf(cost, sizeof(cost), "%.2f", t);
 		}
-		printf("%-10s %-20s %8s %8s %6s %-5s %7s %7s %s%s%s\n", c->spec.wl->name, c->spec.variant,
+		printf("%-10s %-20s %12s %8s %6s %-5s %7s %7s %s%s%s\n", c->spec.wl->name, c->spec.variant,
 		       size, buf, batch, cache_mode_name(c->cache), cost, runs,
 		       c->state == CASE_UNAVAILABLE ? "unavailable: " : "will run",
 		       c->state == CASE_UNAVAILABLE ? c->why : "",

@@ -41,6 +41,8 @@ expect_eq gen_default_set "$(tail -n +2 "$S" | cut -d, -f2 | LC_ALL=C sort | xar
 	"copy_file_range inode-order pool readwrite sendfile uring"
 run "$BENCH" --workload tree --files 150 --size 4K --strategy all --dry-run --dir "$D"
 expect_eq all_has_stdio "$(grep -c '^tree  *stdio ' "$T/.out")" 1
+# the dry run's size column names a tree as the table does: files x size
+expect_eq dry_tree_size "$(grep -c '^tree  *stdio  *150 x 4K ' "$T/.out")" 1
 # warm: every file whole in the page cache, the most resident one too
 expect_eq gen_file_max "$(tail -n +2 "$T/r1/runs.csv" | cut -d, -f"$(col "$T/r1/runs.csv" file_resident_max_pct)" | sort -u)" 100.0
 # the tree methods that schedule files themselves: ok, or unavailable saying why
