@@ -24,12 +24,29 @@ struct progress {
 	double budget_s;	/* --budget: the invocation's time; 0: none */
 	uint64_t budget_t0_ns;	/* --budget: when the invocation began (0: the rounds) */
 	unsigned min_rounds;	/* --budget: the rounds of the minimum */
+	double plan_round_s;	/* the plan's estimate of a round; 0: none */
+	unsigned unmeasured;	/* rounds before the measured ones */
+	double pending_s;	/* the plan's estimate of the work between
+				 * rounds still to come (the counters' removal) */
 };
+
+/* Measured rounds that must have ended before their time replaces the
+ * plan's estimate of a round: the first measured round also waits for the
+ * syscall counters' removal (docs/budget.md). */
+#define PROGRESS_ROUNDS_MEASURED 2u
 
 /* --budget: the rounds end when the budget (counted from t0_ns, when the
  * invocation began) is spent, but not before the minimum's min_rounds:
  * what the time left is counted from. */
 void progress_budget(struct progress *p, double budget_s, unsigned min_rounds, uint64_t t0_ns);
+/* The plan's estimate of one round of every case (estimate.h's cost of a
+ * run, summed), and the rounds before the measured ones (counting, warm-up):
+ * the time left is counted from it until PROGRESS_ROUNDS_MEASURED measured
+ * rounds have ended. */
+void progress_plan(struct progress *p, double round_s, unsigned unmeasured);
+/* The estimate of the work between rounds still to come (taking the syscall
+ * counters down after the counting round), in the time left; 0 once done. */
+void progress_pending(struct progress *p, double s);
 /* Shown unless quiet; in place when stderr is a terminal. */
 void progress_init(struct progress *p, bool quiet);
 /* A line of its own (clears an updating line first). printf-like. */
@@ -40,8 +57,13 @@ void progress_status(const struct progress *p, const char *what);
 /* The rounds begin now: at most rounds, planned without retries. */
 void progress_rounds_begin(struct progress *p, unsigned rounds, unsigned planned);
 /* Seconds left after rounds_done rounds and elapsed seconds (-1: not known
- * yet): the last round's time for each planned round to go (see progress.c). */
+ * yet): a round's time (the plan's, then the last round's) for each planned
+ * round to go, capped by a budget (see progress.c). */
 double progress_left(const struct progress *p, unsigned rounds_done, double elapsed);
+/* What the line says of it: "about N s left" in out, or "" when not known
+ * yet (false). */
+bool progress_left_text(const struct progress *p, unsigned rounds_done, double elapsed,
+			char *out, size_t n);
 /* CLOCK_MONOTONIC in ns. */
 uint64_t progress_now_ns(void);
 /* Round and case, with elapsed and ETA: the updating line on a terminal;

@@ -719,6 +719,7 @@ static void end_counting(struct runner *r)
 	progress_status(&r->progress, "removing the syscall counters before the timed runs");
 	syscount_session_end(r->sc);
 	r->sc = NULL;
+	progress_pending(&r->progress, 0);
 }
 
 static int alloc_plans(struct runner *r, struct case_plan **plans, size_t **order)
@@ -799,6 +800,22 @@ out_free:
 	return k > 0;
 }
 
+/* The estimated cost of a run of c (estimate.h), the removal of its output
+ * at the end included when it is kept. */
+static double case_estimate_s(const struct runner *r, const struct bench_case *c)
+{
+	double s = estimate_run_s(&r->est, c);
+
+	if (runner_keeps_output(r, c))
+		s += estimate_remove_s(&r->est, c->spec.files);
+	return s;
+}
+
+static bool case_closed(const struct bench_case *c)
+{
+	return c->state == CASE_UNAVAILABLE || c->state == CASE_FAILED;
+}
+
 double runner_budget_minimum_s(const struct runner *r)
 {
 	struct budget_rules rules = { .min = BUDGET_MIN_RUNS, .max = r->o->max_runs };
@@ -809,16 +826,25 @@ double runner_budget_minimum_s(const struct runner *r)
 	if (!bc)
 		return 0;
 	for (size_t i = 0; i < r->ncases; i++) {
-		bc[i].cost_s = estimate_run_s(&r->est, &r->cases[i]);
-		if (runner_keeps_output(r, &r->cases[i]))
-			bc[i].cost_s += estimate_remove_s(&r->est, r->cases[i].spec.files);
-		bc[i].closed = r->cases[i].state == CASE_UNAVAILABLE ||
-			       r->cases[i].state == CASE_FAILED;
+		bc[i].cost_s = case_estimate_s(r, &r->cases[i]);
+		bc[i].closed = case_closed(&r->cases[i]);
 	}
 	s = budget_minimum_s(bc, r->ncases, &rules, unmeasured) + estimate_finish_s(&r->est, 0, 0);
 	if (r->o->syscount != SYSCOUNT_OFF)
 		s += ESTIMATE_COUNTERS_S;
 	free(bc);
+	return s;
+}
+
+/* The plan's estimate of a round of every case that can run: what the
+ * progress line counts down from before rounds are measured. */
+static double plan_round_s(const struct runner *r)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!case_closed(&r->cases[i]))
+			s += case_estimate_s(r, &r->cases[i]);
 	return s;
 }
 
@@ -851,6 +877,8 @@ int runner_run_all(struct runner *r)
 		goto out_free;
 	r->start_ns = runner_now_ns();
 	progress_rounds_begin(&r->progress, rounds, counted + warm + max);
+	progress_plan(&r->progress, plan_round_s(r), counted + warm);
+	progress_pending(&r->progress, counted ? ESTIMATE_COUNTERS_S : 0);
 	if (budgeted(r))
 		progress_budget(&r->progress, r->o->budget_s, counted + warm + BUDGET_MIN_RUNS,
 				r->invoked_ns ? r->invoked_ns : r->start_ns);
