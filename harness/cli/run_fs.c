@@ -213,6 +213,7 @@ static int measure_all(struct fs_run *fr, const struct bench_opts *o)
 		all->costs.prepare_ns += fr->sub[k].costs.prepare_ns;
 	}
 	all->times = fr->sub[0].times;
+	all->est = fr->sub[0].est;	/* the rates one filesystem's plan learned */
 	snprintf(all->results, sizeof(all->results), "%s", fr->sub[0].results);
 	all->env = fr->sub[0].env;
 	all->env.fs_options[0] = '\0';
