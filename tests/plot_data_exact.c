@@ -8,10 +8,9 @@
  * the first workload whose strategies ran with several buffers (transform's
  * pipe) when the main one (copy) has none.
  */
-#include "plot.h"
+#include "plot_synth.h"
 #include "testutil.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,39 +54,16 @@ static char *folder(const char *name, bool all_short)
 	return dir;
 }
 
-/* bench plot DIR with stdout into DIR/plot.out; its exit code. */
+/* bench plot DIR with stdout into DIR/../plot.out; its exit code. */
 static int plot(char *dir)
 {
 	char *argv[] = { "plot", dir, NULL }, out[700];
-	int saved, fd, ret;
 
 	snprintf(out, sizeof(out), "%s/../plot.out", dir);
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
-	ret = cmd_plot(2, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	return ret;
+	return synth_plot(2, argv, out);
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[16384];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
+#define slurp synth_slurp
 
 static void some_resolved(void)
 {
@@ -178,6 +154,68 @@ static void sweep_of_another_workload(void)
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
 }
 
+/* The rows of two filesystems: copy with every bar in both, split with
+ * copy_file_range not run on xfs, transform with every bar. */
+static const struct synth_row envs_rows[] = {
+	{ "copy", "readwrite", .median_ms = 1 }, { "copy", "sendfile", .median_ms = 2 },
+	{ "split", "readwrite", .median_ms = 8 }, { "split", "copy_file_range", .median_ms = 5 },
+	{ "transform", "pipe", .buffer = 65536, .median_ms = 16 },
+	{ "transform", "tcp", .buffer = 65536, .median_ms = 20 },
+	{ "copy", "readwrite", .fs = "xfs", .median_ms = 4 },
+	{ "copy", "sendfile", .fs = "xfs", .median_ms = 4 },
+	{ "split", "readwrite", .fs = "xfs", .median_ms = 10 },
+	{ "transform", "pipe", .fs = "xfs", .buffer = 65536, .median_ms = 25 },
+	{ "transform", "tcp", .fs = "xfs", .buffer = 65536, .median_ms = 32 },
+};
+
+/* gnuplot's `index` counts only blocks with data: copy's panel has no notes
+ * block, so split's bars are block 1, its notes 2, transform's bars 3, and
+ * each panel reads its own bars. */
+static void compare_blocks_counted(void)
+{
+	char dir[600], out[700], dat[700], labels[512];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", synth_dir("envs"));
+	f = synth_summary(dir);
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof(envs_rows) / sizeof(envs_rows[0]); i++)
+		synth_put(f, &envs_rows[i]);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../envs.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
+	CHECK(strcmp(slurp(dat), "# compare: data for plots/compare.gp, written by bench plot\n"
+		     "# copy\n# colours #ccb974 #1b3a5c \n"
+		     "\"ext4\" 1000.000 1000.000 1000.000 500.000 500.000 500.000\n"
+		     "\"xfs\" 250.000 250.000 250.000 250.000 250.000 250.000\n\n\n"
+		     "# split\n# colours #4878a8 #ccb974 \n"
+		     "\"ext4\" 200.000 200.000 200.000 125.000 125.000 125.000\n"
+		     "\"xfs\" NaN NaN NaN 100.000 100.000 100.000\n\n\n"
+		     "# no bar: environment line, strategy column, why\n1 0 \"not run\"\n\n\n"
+		     "# transform\n# colours #ff9896 #b15928 \n"
+		     "\"ext4\" 62.500 62.500 62.500 50.000 50.000 50.000\n"
+		     "\"xfs\" 40.000 40.000 40.000 31.250 31.250 31.250\n\n\n"
+		     "# variables: names0=\"'readwrite' 'sendfile' \";nnames0=2;colours0=\"#ccb974 "
+		     "#1b3a5c \";nnotes0=0;block0=0;noteblock0=-1;names1=\"'copy_file_range' "
+		     "'readwrite' \";nnames1=2;colours1=\"#4878a8 #ccb974 \";nnotes1=1;block1=1;"
+		     "noteblock1=2;names2=\"'pipe' 'tcp' \";nnames2=2;colours2=\"#ff9896 #b15928 \";"
+		     "nnotes2=0;block2=3;noteblock2=-1;ttl=\"Strategies across filesystems (median "
+		     "MiB/s)\\nhost testhost, Linux 6.1.0-test, cpu\";panels=\"'copy, 1M text data, "
+		     "warm cache' 'split, 1M text data, warm cache' 'transform, 1M text data, warm "
+		     "cache' \";nblocks=3;\n") == 0);
+	synth_block_labels(dat, 0, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 1000.000|xfs 250.000|") == 0);
+	synth_block_labels(dat, 1, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 200.000|xfs NaN|") == 0);
+	synth_block_labels(dat, 2, labels, sizeof(labels));
+	CHECK(strcmp(labels, "1 0|") == 0);
+	synth_block_labels(dat, 3, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 62.500|xfs 40.000|") == 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("SOURCE_DIR");
@@ -195,6 +233,7 @@ int main(void)
 	some_resolved();
 	none_resolved();
 	sweep_of_another_workload();
+	compare_blocks_counted();
 	test_cleanup_dir();
 	return test_report("plot_data_files_exact");
 }

@@ -87,9 +87,11 @@ static long chart_curves(struct plot_ctx *ctx, const struct plot_slice *s,
 /* ------------------------------------------------------ throughput -- */
 
 /* Strategies of workload w with no bar: "name" 0 0 0 "why" (cloned,
- * unavailable, failed). */
-static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
+ * unavailable, failed). How many. */
+static size_t chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
 {
+	size_t lines = 0;
+
 	for (size_t i = 0; i < ctx->nrows; i++) {
 		const struct plot_row *r = &ctx->rows[i];
 		struct plot_slice s = { .workload = w };
@@ -104,15 +106,18 @@ static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FI
 		plot_clean(r->strategy, name, sizeof(name));
 		fprintf(f, "\"%s\" 0 0 0 \"%s\" %ld\n", name, plot_no_bar_note(r),
 			plot_colour_int(r->strategy));
+		lines++;
 next:
 		;
 	}
+	return lines;
 }
 
 /* One panel: every row of the slice, as the table has them (each buffer,
- * each batch), fastest first; then the strategies that never ran. */
-static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
-				   FILE *f)
+ * each batch), fastest first; then the strategies that never ran. Its
+ * lines: a panel of none is no block to gnuplot's `index`, and not drawn. */
+static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
+				     FILE *f)
 {
 	const struct plot_row **v = ctx->v;
 	size_t n = plot_select(ctx, s, NULL, v);
@@ -132,8 +137,9 @@ static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot
 			plot_mbs(v[k]->size, fast ? fast : v[k]->median_ns),
 			plot_colour_int(v[k]->strategy));
 	}
-	chart_unavailable_rows(ctx, s->workload, f);
+	n += chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
+	return n;
 }
 
 /* 1. Median MB/s per strategy with whiskers at its 95 % interval (min-max
@@ -148,9 +154,9 @@ static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 		size_t len = strlen(panels);
 
 		if (!plot_first_workload(ctx, i) ||
-		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s) ||
+		    !chart_throughput_panel(ctx, &s, out->f))
 			continue;
-		chart_throughput_panel(ctx, &s, out->f);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
@@ -667,12 +673,28 @@ static const char *compare_no_bar(const struct plot_ctx *ctx, const struct plot_
 	return why;
 }
 
+/* The panel's blocks for gnuplot's `index`, which counts only blocks with
+ * data: its bars (block<panel>) and its notes (noteblock<panel>, -1 and
+ * not written when no bar is missing). *next: the next block's index. */
+static void compare_blocks(struct chart_out *out, size_t panel, const char *notes,
+			   long *next)
+{
+	char var[32];
+
+	snprintf(var, sizeof(var), "block%zu", panel);
+	plot_var_int(&out->vars, var, (*next)++);
+	snprintf(var, sizeof(var), "noteblock%zu", panel);
+	plot_var_int(&out->vars, var, notes[0] ? (*next)++ : -1);
+	if (notes[0])
+		fprintf(out->f, "# no bar: environment line, strategy column, why\n%s\n\n", notes);
+}
+
 /* One panel: a line per environment with results in s, three columns per
  * strategy (its fastest row there: median slowest fastest MiB/s; NaN where
- * it has none), then a block of notes where a bar is missing:
+ * it has none), then, where a bar is missing, a block of notes:
  * "env_line column why". */
 static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
-			  struct chart_out *out)
+			  long *next, struct chart_out *out)
 {
 	const char *names[COMPARE_MAX_STRATEGIES];
 	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
@@ -716,7 +738,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 		fputc('\n', out->f);
 		line++;
 	}
-	fprintf(out->f, "\n\n# no bar: environment line, strategy column, why\n%s\n\n", notes);
+	fputs("\n\n", out->f);
 	snprintf(var, sizeof(var), "names%zu", panel);
 	plot_var_str(&out->vars, var, list);
 	snprintf(var, sizeof(var), "nnames%zu", panel);
@@ -725,6 +747,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 	plot_var_str(&out->vars, var, colours);
 	snprintf(var, sizeof(var), "nnotes%zu", panel);
 	plot_var_int(&out->vars, var, (long)nnotes);
+	compare_blocks(out, panel, notes, next);
 }
 
 /* "Strategies across filesystems and kernels", and what they share. */
@@ -772,7 +795,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 {
 	size_t nrows = ctx->nrows;
 	char panels[4096] = "", text[256];
-	long nblocks = 0;
+	long nblocks = 0, next = 0;
 
 	if (ctx->nenvs < 2) {
 		snprintf(out->why, sizeof(out->why), "the results come from one machine, kernel and filesystem");
@@ -786,7 +809,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 		if (!plot_first_workload(ctx, i) || compare_skips_workload(ctx->rows[i].workload) ||
 		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
 			continue;
-		compare_panel(ctx, &s, (size_t)nblocks, out);
+		compare_panel(ctx, &s, (size_t)nblocks, &next, out);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
