@@ -6,7 +6,9 @@
  * system) is left out of the data and named in the chart's caveat; when
  * every row is, the chart is skipped with the reason. buffer-sweep draws
  * the first workload whose strategies ran with several buffers (transform's
- * pipe) when the main one (copy) has none.
+ * pipe) when the main one (copy) has none: a curve for every strategy and
+ * batch, a point for every buffer it ran with. compare names each panel's
+ * blocks as gnuplot's `index` counts them (only blocks with data).
  */
 #include "plot_synth.h"
 #include "testutil.h"
@@ -131,11 +133,15 @@ static void sweep_of_another_workload(void)
 	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
 	dat = slurp(path);
 	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
-		     "# pipe\n# colour pipe #ff9896\n"
+		     "# pipe batch buf\n# colour pipe #ff9896\n"
 		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
-		     "# variables: colours=\"#ff9896 \";ttl=\"Buffer-size sweep\\nhost testhost, "
-		     "Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
-		     "names=\"'pipe' \";nblocks=1;\n") == 0);
+		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 333.333 \"64K\"\n\n\n"
+		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
+		     "# pipe batch 1\n# colour pipe #ff9896\n65536 62.500 \"64K\"\n\n\n"
+		     "# variables: colours=\"#ff9896 #ff9896 #b15928 #ff9896 \";ttl=\"Buffer-size "
+		     "sweep\\nhost testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm "
+		     "cache\";names=\"'pipe batch buf' 'pipe batch 5000' 'tcp batch buf' "
+		     "'pipe batch 1' \";nblocks=4;\n") == 0);
 	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
 	dat = slurp(path);
 	CHECK(strcmp(dat, "# throughput: data for plots/throughput.gp, written by bench plot\n"
@@ -152,6 +158,44 @@ static void sweep_of_another_workload(void)
 		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
 		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
+}
+
+/* The fastest pipe is batch 5000, run at 64K only; batch buf ran at 8K,
+ * 64K and 4M: every (strategy, batch) is drawn, one point per buffer. */
+static const struct synth_row sweep_rows[] = {
+	{ "copy", "readwrite", .buffer = 131072, .median_ms = 1 },
+	{ "transform", "pipe", .buffer = 8192, .median_ms = 8 },
+	{ "transform", "pipe", .buffer = 65536, .median_ms = 4 },
+	{ "transform", "pipe", .buffer = 4194304, .median_ms = 2 },
+	{ "transform", "pipe", .buffer = 65536, .batch = 5000, .median_ms = 1 },
+	{ "transform", "tcp", .buffer = 65536, .median_ms = 5 },
+};
+
+static void sweep_fastest_at_one_buffer(void)
+{
+	char dir[600], out[700], dat[700];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", synth_dir("sweep1"));
+	f = synth_summary(dir);
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof(sweep_rows) / sizeof(sweep_rows[0]); i++)
+		synth_put(f, &sweep_rows[i]);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../sweep1.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-buffer-sweep.dat", dir);
+	CHECK(strcmp(slurp(dat), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
+		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 1000.000 \"64K\"\n\n\n"
+		     "# pipe batch buf\n# colour pipe #ff9896\n"
+		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
+		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
+		     "# variables: colours=\"#ff9896 #ff9896 #b15928 \";ttl=\"Buffer-size sweep\\n"
+		     "host testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
+		     "names=\"'pipe batch 5000' 'pipe batch buf' 'tcp batch buf' \";nblocks=3;\n") == 0);
+	CHECK(strstr(synth_slurp(out), "buffer-sweep: wrote ") != NULL);
 }
 
 /* The rows of two filesystems: copy with every bar in both, split with
@@ -233,6 +277,7 @@ int main(void)
 	some_resolved();
 	none_resolved();
 	sweep_of_another_workload();
+	sweep_fastest_at_one_buffer();
 	compare_blocks_counted();
 	test_cleanup_dir();
 	return test_report("plot_data_files_exact");

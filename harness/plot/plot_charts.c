@@ -170,57 +170,112 @@ static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 
 /* ---------------------------------------------------- buffer sweep -- */
 
-/* The curve of one strategy over its buffer sizes; false when under 2. */
-static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_slice *s,
-			       const struct plot_row *best, FILE *f, char *names,
-			       size_t names_n)
+/* Rows of one curve: one strategy and, for a channel, one batch. */
+static bool sweep_same_curve(const struct plot_row *a, const struct plot_row *b)
 {
-	const struct plot_row **v = ctx->v;
-	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
-	char name[128], lbl[32];
+	return !strcmp(a->strategy, b->strategy) && a->batch_lines == b->batch_lines;
+}
 
-	for (size_t j = 0; j < n; j++)	/* one batch: the fastest row's */
-		if (v[j]->buffer && v[j]->batch_lines == best->batch_lines)
-			v[k++] = v[j];
+/* The curve of rows[0]'s strategy and batch, from the n rows (fastest
+ * first): one point per buffer (its fastest row), as many as buffers. */
+static size_t sweep_curve(const struct plot_ctx *ctx, const struct plot_row **rows, size_t n,
+			  struct chart_out *out, char *names, size_t names_n)
+{
+	const struct plot_row **v = ctx->w, *first = rows[0];
+	struct plot_row unbuffered = *first;
+	char label[160], lbl[32];
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (sweep_same_curve(rows[j], first))
+			v[k++] = rows[j];
 	k = plot_dedupe(v, k, plot_cmp_buffer);
-	if (k < 2)
-		return false;
-	plot_clean(best->strategy, name, sizeof(name));
-	chart_block(f, name, names, names_n);
-	fprintf(f, "# colour %s %s\n", best->strategy, plot_colour(best->strategy));
+	unbuffered.buffer = 0;	/* the label without a buffer: each point has its own */
+	plot_row_label(&unbuffered, label, sizeof(label));
+	chart_block(out->f, label, names, names_n);
+	fprintf(out->f, "# colour %s %s\n", first->strategy, plot_colour(first->strategy));
 	for (size_t j = 0; j < k; j++) {
 		plot_size_label(v[j]->buffer, lbl, sizeof(lbl));
-		fprintf(f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
+		fprintf(out->f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
 			plot_mbs(v[j]->size, v[j]->median_ns), lbl);
 	}
-	fputs("\n\n", f);
+	fputs("\n\n", out->f);
+	return k;
+}
+
+/* Is v[j] the first (fastest) row of its curve? */
+static bool sweep_first(const struct plot_row **v, size_t j)
+{
+	for (size_t i = 0; i < j; i++)
+		if (sweep_same_curve(v[i], v[j]))
+			return false;
 	return true;
 }
 
-/* 2. MB/s against buffer size for each buffered strategy, of the main
- * workload, or else of the first workload whose strategies ran with
- * several buffer sizes (transform's channels, in a run of --all). */
+/* How many buffers the curve of v[j] has among v[j..n). */
+static size_t sweep_buffers(const struct plot_ctx *ctx, const struct plot_row **v, size_t j,
+			    size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = j; i < n; i++)
+		if (sweep_same_curve(v[i], v[j]))
+			ctx->w[k++] = v[i];
+	return plot_dedupe(ctx->w, k, plot_cmp_buffer);
+}
+
+/* Every (strategy, batch) of s with a buffer as a curve, fastest first:
+ * how many; 0 (nothing written) unless one ran at two buffers or more. */
+static long sweep_curves(struct plot_ctx *ctx, const struct plot_slice *s, struct chart_out *out)
+{
+	const struct plot_row **v = ctx->v;
+	char names[4096] = "", colours[2048] = "";
+	size_t n = plot_select(ctx, s, NULL, v), k = 0, widest = 0;
+	long curves = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (v[j]->buffer)
+			v[k++] = v[j];
+	qsort(v, k, sizeof(*v), plot_cmp_median);
+	for (size_t j = 0; j < k; j++)
+		if (sweep_first(v, j) && sweep_buffers(ctx, v, j, k) > widest)
+			widest = sweep_buffers(ctx, v, j, k);
+	if (widest < 2)
+		return 0;
+	for (size_t j = 0; j < k; j++) {
+		size_t len = strlen(colours);
+
+		if (!sweep_first(v, j))
+			continue;
+		sweep_curve(ctx, v + j, k - j, out, names, sizeof(names));
+		snprintf(colours + len, sizeof(colours) - len, "%s ", plot_colour(v[j]->strategy));
+		curves++;
+	}
+	plot_var_str(&out->vars, "colours", colours);
+	plot_var_title(&out->vars, ctx, "Buffer-size sweep", s);
+	chart_blocks_vars(&out->vars, "names", names, curves);
+	return curves;
+}
+
+/* 2. MB/s against buffer size: a curve for each strategy (and channel
+ * batch) that took a buffer, a point for each buffer it ran with, of the
+ * main workload, or else of the first workload where one ran with several
+ * buffer sizes (transform's channels, in a run of --all). */
 static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
 {
-	static const struct chart_curves curves = {
-		chart_buffer_curve, "Buffer-size sweep",
-		"no buffered strategy of any workload ran with more than one buffer size",
-	};
+	const char *main_wl = plot_main_workload(ctx);
 	struct plot_slice s;
-	long n;
+	long n = 0;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
-	n = chart_curves(ctx, &s, &curves, out);
-	for (size_t i = 0; i < ctx->nrows && !n; i++) {
-		if (!plot_first_workload(ctx, i) ||
-		    !strcmp(ctx->rows[i].workload, plot_main_workload(ctx)) ||
-		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
-			continue;
-		out->vars.len = 0;
-		out->vars.s[0] = '\0';
-		n = chart_curves(ctx, &s, &curves, out);
-	}
+	n = sweep_curves(ctx, &s, out);
+	for (size_t i = 0; i < ctx->nrows && !n; i++)
+		if (plot_first_workload(ctx, i) && strcmp(ctx->rows[i].workload, main_wl) &&
+		    plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			n = sweep_curves(ctx, &s, out);
+	if (!n)
+		snprintf(out->why, sizeof(out->why), "no strategy of any workload ran with more than one buffer size");
 	return n;
 }
 
