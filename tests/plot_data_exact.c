@@ -135,10 +135,10 @@ static void sweep_of_another_workload(void)
 	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
 		     "# pipe batch buf\n# colour pipe #ff9896\n"
 		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
-		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 333.333 \"64K\"\n\n\n"
+		     "# pipe batch 5000\n# colour pipe #b36a69\n65536 333.333 \"64K\"\n\n\n"
 		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
-		     "# pipe batch 1\n# colour pipe #ff9896\n65536 62.500 \"64K\"\n\n\n"
-		     "# variables: colours=\"#ff9896 #ff9896 #b15928 #ff9896 \";ttl=\"Buffer-size "
+		     "# pipe batch 1\n# colour pipe #ffbcbb\n65536 62.500 \"64K\"\n\n\n"
+		     "# variables: colours=\"#ff9896 #b36a69 #b15928 #ffbcbb \";ttl=\"Buffer-size "
 		     "sweep\\nhost testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm "
 		     "cache\";names=\"'pipe batch buf' 'pipe batch 5000' 'tcp batch buf' "
 		     "'pipe batch 1' \";nblocks=4;\n") == 0);
@@ -150,11 +150,11 @@ static void sweep_of_another_workload(void)
 		     "\"sendfile\" 500.000 500.000 500.000 \"\" 1784412\n\n\n"
 		     "# transform\n"
 		     "\"pipe 4M batch buf\" 500.000 500.000 500.000 \"\" 16750742\n"
-		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 16750742\n"
-		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 11758185\n"
+		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16759995\n"
 		     "\"tcp 64K batch buf\" 200.000 200.000 200.000 \"\" 11622696\n"
-		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 16750742\n"
-		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16750742\n\n\n"
+		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 8408139\n"
+		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16765392\n\n\n"
 		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
 		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
@@ -189,10 +189,10 @@ static void sweep_fastest_at_one_buffer(void)
 	snprintf(dat, sizeof(dat), "%s/plot-buffer-sweep.dat", dir);
 	CHECK(strcmp(slurp(dat), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
 		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 1000.000 \"64K\"\n\n\n"
-		     "# pipe batch buf\n# colour pipe #ff9896\n"
+		     "# pipe batch buf\n# colour pipe #b36a69\n"
 		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
 		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
-		     "# variables: colours=\"#ff9896 #ff9896 #b15928 \";ttl=\"Buffer-size sweep\\n"
+		     "# variables: colours=\"#ff9896 #b36a69 #b15928 \";ttl=\"Buffer-size sweep\\n"
 		     "host testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
 		     "names=\"'pipe batch 5000' 'pipe batch buf' 'tcp batch buf' \";nblocks=3;\n") == 0);
 	CHECK(strstr(synth_slurp(out), "buffer-sweep: wrote ") != NULL);

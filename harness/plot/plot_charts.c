@@ -113,6 +113,26 @@ next:
 	return lines;
 }
 
+/* The colours of rows v[0..n) drawn together (plot_row_colours), or NULL
+ * (out of memory: each strategy's own colour). Freed by the caller. */
+static long *chart_row_colours(const struct plot_row **v, size_t n)
+{
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	long *colours = calloc(n ? n : 1, sizeof(*colours));
+
+	if (!names || !colours)
+		goto out_free_names;
+	for (size_t k = 0; k < n; k++)
+		names[k] = v[k]->strategy;
+	plot_row_colours(names, n, colours);
+	free(names);
+	return colours;
+out_free_names:
+	free(names);
+	free(colours);
+	return NULL;
+}
+
 /* One panel: every row of the slice, as the table has them (each buffer,
  * each batch), fastest first; then the strategies that never ran. Its
  * lines: a panel of none is no block to gnuplot's `index`, and not drawn. */
@@ -122,8 +142,10 @@ static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct pl
 	const struct plot_row **v = ctx->v;
 	size_t n = plot_select(ctx, s, NULL, v);
 	char label[160];
+	long *colours;
 
 	qsort(v, n, sizeof(*v), plot_cmp_median);
+	colours = chart_row_colours(v, n);
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
 		bool ci = v[k]->ci_lo_ns > 0 && v[k]->ci_hi_ns > 0;
@@ -135,8 +157,9 @@ static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct pl
 			plot_mbs(v[k]->size, v[k]->median_ns),
 			plot_mbs(v[k]->size, slow ? slow : v[k]->median_ns),
 			plot_mbs(v[k]->size, fast ? fast : v[k]->median_ns),
-			plot_colour_int(v[k]->strategy));
+			colours ? colours[k] : plot_colour_int(v[k]->strategy));
 	}
+	free(colours);
 	n += chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
 	return n;
@@ -179,7 +202,7 @@ static bool sweep_same_curve(const struct plot_row *a, const struct plot_row *b)
 /* The curve of rows[0]'s strategy and batch, from the n rows (fastest
  * first): one point per buffer (its fastest row), as many as buffers. */
 static size_t sweep_curve(const struct plot_ctx *ctx, const struct plot_row **rows, size_t n,
-			  struct chart_out *out, char *names, size_t names_n)
+			  long colour, struct chart_out *out, char *names, size_t names_n)
 {
 	const struct plot_row **v = ctx->w, *first = rows[0];
 	struct plot_row unbuffered = *first;
@@ -193,7 +216,7 @@ static size_t sweep_curve(const struct plot_ctx *ctx, const struct plot_row **ro
 	unbuffered.buffer = 0;	/* the label without a buffer: each point has its own */
 	plot_row_label(&unbuffered, label, sizeof(label));
 	chart_block(out->f, label, names, names_n);
-	fprintf(out->f, "# colour %s %s\n", first->strategy, plot_colour(first->strategy));
+	fprintf(out->f, "# colour %s #%06lx\n", first->strategy, colour);
 	for (size_t j = 0; j < k; j++) {
 		plot_size_label(v[j]->buffer, lbl, sizeof(lbl));
 		fprintf(out->f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
@@ -231,7 +254,7 @@ static long sweep_curves(struct plot_ctx *ctx, const struct plot_slice *s, struc
 	const struct plot_row **v = ctx->v;
 	char names[4096] = "", colours[2048] = "";
 	size_t n = plot_select(ctx, s, NULL, v), k = 0, widest = 0;
-	long curves = 0;
+	long curves = 0, *shade;
 
 	for (size_t j = 0; j < n; j++)
 		if (v[j]->buffer)
@@ -242,15 +265,21 @@ static long sweep_curves(struct plot_ctx *ctx, const struct plot_slice *s, struc
 			widest = sweep_buffers(ctx, v, j, k);
 	if (widest < 2)
 		return 0;
-	for (size_t j = 0; j < k; j++) {
+	for (size_t j = 0; j < k; j++)	/* the first row of each curve */
+		if (sweep_first(v, j))
+			v[k + curves++] = v[j];
+	shade = chart_row_colours(v + k, (size_t)curves);
+	for (size_t j = 0, c = 0; j < k; j++) {
 		size_t len = strlen(colours);
+		long colour;
 
 		if (!sweep_first(v, j))
 			continue;
-		sweep_curve(ctx, v + j, k - j, out, names, sizeof(names));
-		snprintf(colours + len, sizeof(colours) - len, "%s ", plot_colour(v[j]->strategy));
-		curves++;
+		colour = shade ? shade[c++] : plot_colour_int(v[j]->strategy);
+		sweep_curve(ctx, v + j, k - j, colour, out, names, sizeof(names));
+		snprintf(colours + len, sizeof(colours) - len, "#%06lx ", colour);
 	}
+	free(shade);
 	plot_var_str(&out->vars, "colours", colours);
 	plot_var_title(&out->vars, ctx, "Buffer-size sweep", s);
 	chart_blocks_vars(&out->vars, "names", names, curves);
