@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Writes one curve block; names gets the curve's title. */
 static void chart_block(FILE *f, const char *title, char *names, size_t n)
@@ -493,50 +494,59 @@ static long chart_tree(struct plot_ctx *ctx, struct chart_out *out)
 /* ------------------------------------------------------- cpu split -- */
 
 /*
- * rusage splits a run's CPU time into user and system by the scheduler
- * ticks that fell in each (the total is exact, the split is sampled): a run
- * of fewer than a few ticks comes out all user or all system. A row under
- * CPU_SPLIT_MIN_NS of CPU a run (5 ticks at 250 Hz, 2 at 100 Hz) is left
- * out of the bars and named in the chart's caveat.
+ * rusage splits a run's CPU time into user and system by the clock ticks
+ * that fell in each (the total is exact, the split is sampled): a run of a
+ * few ticks comes out all user or all system. A row under CPU_SPLIT_TICKS
+ * ticks of CPU a run is drawn unsplit, a grey bar of its total, and named
+ * in the chart's caveat.
  */
-#define CPU_SPLIT_MIN_NS 20e6
+#define CPU_SPLIT_TICKS 5
+
+/* The least CPU time a run rusage can split, in ns: 5 ticks of
+ * sysconf(_SC_CLK_TCK) (10 ms at 100 Hz). */
+static double cpu_split_min_ns(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return CPU_SPLIT_TICKS * 1e9 / (double)(hz > 0 ? hz : 100);
+}
 
 static bool cpu_split_resolved(const struct plot_row *r)
 {
-	return r->user_ns + r->sys_ns >= CPU_SPLIT_MIN_NS;
+	return r->user_ns + r->sys_ns >= cpu_split_min_ns();
 }
 
-/* The caveat naming the rows left out ("" when none); their number. */
-static size_t cpu_split_caveat(const struct plot_row **v, size_t n, struct plot_vars *vars)
+/* The caveat naming the rows drawn unsplit ("" when none). */
+static void cpu_split_caveat(const struct plot_row **v, size_t n, struct plot_vars *vars)
 {
 	char caveat[1024], label[160];
-	size_t len, left = 0;
+	size_t len, unsplit = 0;
 
 	len = (size_t)snprintf(caveat, sizeof(caveat),
-			       "left out, under %.0f ms of CPU a run (too few scheduler ticks for rusage to split):",
-			       CPU_SPLIT_MIN_NS / 1e6);
+			       "grey: not split, under %d ticks (%.0f ms) of CPU a run, too few for rusage to tell user from system:",
+			       CPU_SPLIT_TICKS, cpu_split_min_ns() / 1e6);
 	for (size_t i = 0; i < n; i++) {
 		if (cpu_split_resolved(v[i]))
 			continue;
 		plot_row_label(v[i], label, sizeof(label));
 		if (len < sizeof(caveat))
 			len += (size_t)snprintf(caveat + len, sizeof(caveat) - len, "%s %s",
-						left ? "," : "", label);
-		left++;
+						unsplit ? "," : "", label);
+		unsplit++;
 	}
-	plot_var_str(vars, "caveat", left ? caveat : "");
-	return left;
+	plot_var_str(vars, "caveat", unsplit ? caveat : "");
+	plot_var_int(vars, "nunsplit", (long)unsplit);
 }
 
-/* 5. User and system CPU time per strategy (stacked), where rusage can
- * split it, with the wall-clock median. */
+/* 5. User and system CPU time per strategy (stacked) with the wall-clock
+ * median; a row too short for rusage to split as its total, unsplit. */
 static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 {
 	const struct plot_row **v = ctx->v;
 	char label[160];
 	struct plot_slice s;
 	double total = 0;
-	size_t nbest, drawn = 0;
+	size_t nbest;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
@@ -547,21 +557,19 @@ static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 		snprintf(out->why, sizeof(out->why), "summary.csv has no CPU times (user_ns and sys_ns are empty or zero)");
 		return 0;
 	}
-	if (cpu_split_caveat(v, nbest, &out->vars) == nbest) {
-		snprintf(out->why, sizeof(out->why), "every row took under %.0f ms of CPU a run, too few scheduler ticks for rusage to split (a larger --size)",
-			 CPU_SPLIT_MIN_NS / 1e6);
-		return 0;
-	}
+	fputs("# label  user_ms  sys_ms  wall_ms  unsplit_ms (CPU too short to split)\n", out->f);
 	for (size_t i = 0; i < nbest; i++) {
-		if (!cpu_split_resolved(v[i]))
-			continue;
+		bool split = cpu_split_resolved(v[i]);
+		double cpu = (v[i]->user_ns + v[i]->sys_ns) / 1e6;
+
 		plot_row_label(v[i], label, sizeof(label));
-		fprintf(out->f, "\"%s\" %.4f %.4f %.4f\n", label, v[i]->user_ns / 1e6,
-			v[i]->sys_ns / 1e6, v[i]->median_ns / 1e6);
-		drawn++;
+		fprintf(out->f, "\"%s\" %.4f %.4f %.4f %.4f\n", label,
+			split ? v[i]->user_ns / 1e6 : 0, split ? v[i]->sys_ns / 1e6 : 0,
+			v[i]->median_ns / 1e6, split ? 0 : cpu);
 	}
+	cpu_split_caveat(v, nbest, &out->vars);
 	plot_var_title(&out->vars, ctx, "CPU time split: user and system", &s);
-	return (long)drawn;
+	return (long)nbest;
 }
 
 /* ---------------------------------------------------- warm and cold -- */
