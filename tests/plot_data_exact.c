@@ -309,6 +309,33 @@ static void compare_blocks_counted(void)
 	CHECK(strcmp(labels, "ext4 62.500|xfs 40.000|") == 0);
 }
 
+/* A tree of 500 files of 4K: its panel is titled "500 x 4K", as the table
+ * heads it, not by all its bytes (2000K). */
+static void tree_title_names_shape(void)
+{
+	char *dir = synth_dir("tree"), path[700], out[700];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,min_ns,"
+	      "max_ns,files,file_size,files_per_s,status,host,kernel,fs_type,cpu_model\n", f);
+	fputs("tree,inode-order,tree,2048000,0,warm,5,10000000,9000000,11000000,500,4096,50000,"
+	      "ok,testhost,6.1.0-test,ext4,cpu\n", f);
+	fputs("tree,pool,tree,2048000,0,warm,5,20000000,19000000,21000000,500,4096,25000,"
+	      "ok,testhost,6.1.0-test,ext4,cpu\n", f);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../tree.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
+	CHECK(strstr(slurp(path), "panels=\"'tree, 500 x 4K tree data, warm cache' \";") != NULL);
+}
+
 int main(void)
 {
 	const char *src = getenv("SOURCE_DIR");
@@ -328,6 +355,7 @@ int main(void)
 	sweep_of_another_workload();
 	sweep_fastest_at_one_buffer();
 	compare_blocks_counted();
+	tree_title_names_shape();
 	test_cleanup_dir();
 	return test_report("plot_data_files_exact");
 }

@@ -101,6 +101,9 @@ struct plot_slice {
 	uint64_t size;
 	bool by_env;		/* only the rows of environment env */
 	size_t env;
+	/* trees of one shape: files of file_bytes each, named "500 x 4K" in
+	 * titles in place of size (all the files' bytes); 0 otherwise */
+	uint64_t files, file_bytes;
 };
 
 /* Variables for a gnuplot -e command line. */
