@@ -1,7 +1,8 @@
 # buffer-sweep.gp - throughput against buffer size (log x) for each strategy
 # that takes a buffer: the 8K / 64K / 4M comparison as curves.
 #
-# Data (plot-buffer-sweep.dat), one block per strategy:
+# Data (plot-buffer-sweep.dat), one block per strategy (and channel batch),
+# a line per buffer it ran with:
 #   buffer_bytes  median_MiB/s  buffer_label
 # Variables: datafile, out, fmt, plotsdir, ttl, colours (each curve's colour, from the
 # palette keyed by strategy name), names (one quoted title per

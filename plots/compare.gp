@@ -5,14 +5,17 @@
 # per workload. Where a strategy has no bar in a group, a note in its place
 # says why: cloned (no bytes copied), unavailable, failed, or not run.
 #
-# Data (plot-compare.dat), two blocks per workload (2i, 2i + 1):
+# Data (plot-compare.dat), per workload a block of bars and, when a bar is
+# missing, a block of notes:
 #   label  then per strategy 1..n: median slowest fastest (MiB/s; NaN: none)
 #   line  column  why          (a missing bar: environment line, strategy 0..n-1)
+# gnuplot's `index` counts only blocks with data, so bench plot names each
+# panel's blocks: block<i> and noteblock<i> (-1: no notes block).
 # Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
 # workload), nblocks (workloads), and per workload i: names<i> (the quoted
 # strategy names, in column order), nnames<i>, colours<i> (each strategy's
 # colour, from the palette keyed by strategy name: the same in every panel
-# and chart) and nnotes<i> (lines of its notes block).
+# and chart), nnotes<i> (lines of its notes block), block<i>, noteblock<i>.
 h = 160 + 460 * nblocks
 w = 1200
 load plotsdir.'/common.gp'
@@ -35,16 +38,17 @@ do for [i = 0:nblocks - 1] {
 	names = value(sprintf('names%d', i))
 	n = value(sprintf('nnames%d', i))
 	colours = value(sprintf('colours%d', i))
-	notes = value(sprintf('nnotes%d', i))
+	b = value(sprintf('block%d', i))
+	nb = value(sprintf('noteblock%d', i))
 	# the middle of bar `col` (0-based) of line `row` in a clustered histogram
 	barx(row, col) = row + (col - (n - 1) / 2.0) / (n + gap)
-	if (notes > 0) {
-		plot for [k = 1:n] datafile index 2 * i using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
+	if (nb >= 0) {
+		plot for [k = 1:n] datafile index b using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
 			lc rgb word(colours, k) title word(names, k), \
-		     '' index 2 * i + 1 using (barx(column(1), column(2))):(0):3 with labels rotate left \
+		     '' index nb using (barx(column(1), column(2))):(0):3 with labels rotate left \
 			offset 0,0.5 tc rgb '#555555' notitle
 	} else {
-		plot for [k = 1:n] datafile index 2 * i using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
+		plot for [k = 1:n] datafile index b using (column(3 * k - 1)):(column(3 * k)):(column(3 * k + 1)):xtic(1) \
 			lc rgb word(colours, k) title word(names, k)
 	}
 }

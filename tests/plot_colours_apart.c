@@ -3,7 +3,10 @@
  * plot_colours_apart.c - every name a chart can draw (strategies, channels,
  * limit rows and tree methods, default commands) has a colour of its own in
  * the palette, and at most one of them is a grey: two greys side by side
- * read as one row.
+ * read as one row. Within one chart every two rows look apart (at least
+ * PLOT_COLOURS_APART): the rows of one strategy (buffers, batches) are
+ * shades of its colour, and so is a strategy whose colour is close to
+ * another's in the chart.
  */
 #include "plot_internal.h"
 #include "channel.h"
@@ -52,6 +55,49 @@ static int grey(const char *c)
 	return hi - lo <= 24;
 }
 
+#define MAX_ROWS 512
+
+/* A chart of the names first..first+n, `rows` rows each (strategy by
+ * strategy, as a sorted chart may have them): every two rows apart. */
+static void rows_apart(size_t first, size_t n, size_t rows, const char *what)
+{
+	static const char *row_names[MAX_ROWS];
+	static long colours[MAX_ROWS];
+	size_t m = 0;
+	double least = 1e9;
+
+	for (size_t r = 0; r < rows; r++)
+		for (size_t i = first; i < first + n && m < MAX_ROWS; i++)
+			row_names[m++] = names[i];
+	plot_row_colours(row_names, m, colours);
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < i; j++) {
+			double d = plot_colour_distance(colours[i], colours[j]);
+
+			if (d < least)
+				least = d;
+			if (d < PLOT_COLOURS_APART)
+				fprintf(stderr, "%s: %s #%06lx and %s #%06lx %.1f apart\n", what,
+					row_names[j], colours[j], row_names[i], colours[i], d);
+		}
+	printf("%s: %zu rows, the closest two %.1f apart\n", what, m, least);
+	CHECK(least >= PLOT_COLOURS_APART);
+	/* a strategy's first row keeps its colour unless another's is close */
+	CHECK_EQ_U64(colours[0], plot_colour_int(row_names[0]));
+}
+
+static void charts_apart(void)
+{
+	size_t nstrategies = 0, nchannels = channel_count;
+
+	for (size_t i = 0; i < strategy_count; i++)
+		nstrategies += !(strategy_table[i]->flags & STRATEGY_TEST_ONLY);
+	rows_apart(0, nstrategies, 3, "strategies at 8K, 64K, 4M");
+	rows_apart(nstrategies, nchannels, 4, "channels at four batches");
+	rows_apart(0, nnames, 1, "every name");
+	rows_apart(0, nnames, 2, "every name twice");
+}
+
 int main(void)
 {
 	size_t greys = 0;
@@ -72,5 +118,6 @@ int main(void)
 	if (greys > 1)
 		fprintf(stderr, "%zu names are grey\n", greys);
 	CHECK(greys <= 1);
+	charts_apart();
 	return test_report("plot_colours_apart");
 }

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * plot_data_exact.c - the data files bench plot writes, checked exactly.
- * cpu-split draws only the rows whose CPU time rusage can split: a row under
- * 20 ms of CPU a run (a few scheduler ticks, sampled all user or all
- * system) is left out of the data and named in the chart's caveat; when
- * every row is, the chart is skipped with the reason. buffer-sweep draws
+ * cpu-split splits only the rows whose CPU time rusage can split: a row under
+ * 5 clock ticks of CPU a run (sysconf(_SC_CLK_TCK); sampled all user or all
+ * system) is drawn unsplit, its total in the last column, and named in the
+ * chart's caveat. buffer-sweep draws
  * the first workload whose strategies ran with several buffers (transform's
- * pipe) when the main one (copy) has none.
+ * pipe) when the main one (copy) has none: a curve for every strategy and
+ * batch, a point for every buffer it ran with. compare names each panel's
+ * blocks as gnuplot's `index` counts them (only blocks with data).
  */
-#include "plot.h"
+#include "plot_synth.h"
 #include "testutil.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,10 +34,20 @@ static void put_row(FILE *f, const char *strategy, unsigned buffer, double med_m
 		sys_ms * 1e6);
 }
 
+/* One clock tick of rusage in ms: sysconf(_SC_CLK_TCK), 10 ms at 100 Hz. */
+static double tick_ms(void)
+{
+	return 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The rows' CPU times in ticks a run: splice's all system, mmap's all user,
+ * both under 5 ticks; sendfile at 5 exactly; readwrite over. all_short:
+ * sendfile and readwrite under 5 too. */
 static char *folder(const char *name, bool all_short)
 {
 	static char dir[600];
 	char path[700];
+	double t = tick_ms();
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s/%s", test_tmpdir(), name);
@@ -47,76 +58,92 @@ static char *folder(const char *name, bool all_short)
 	if (!f)
 		return dir;
 	fputs(header, f);
-	put_row(f, "splice", 65536, 10, 0, 8);		/* all system: out */
-	put_row(f, "sendfile", 0, 20, 0, all_short ? 19.9 : 20);	/* 20 ms: in */
-	put_row(f, "mmap", 0, 30, 19, 0.5);		/* 19.5 ms: out */
-	put_row(f, "readwrite", 131072, 40, all_short ? 1 : 5, all_short ? 1 : 30);
+	put_row(f, "splice", 65536, 10, 0, 1.6 * t);
+	put_row(f, "sendfile", 0, 20, 0, (all_short ? 4.9 : 5) * t);
+	put_row(f, "mmap", 0, 30, 4.9 * t, 0);
+	put_row(f, "readwrite", 131072, 40, t, (all_short ? 1 : 6) * t);
 	fclose(f);
 	return dir;
 }
 
-/* bench plot DIR with stdout into DIR/plot.out; its exit code. */
+/* bench plot DIR with stdout into DIR/../plot.out; its exit code. */
 static int plot(char *dir)
 {
 	char *argv[] = { "plot", dir, NULL }, out[700];
-	int saved, fd, ret;
 
 	snprintf(out, sizeof(out), "%s/../plot.out", dir);
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
-	ret = cmd_plot(2, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	return ret;
+	return synth_plot(2, argv, out);
 }
 
-static char *slurp(const char *path)
+#define slurp synth_slurp
+
+/* The data line of a row: user, system, wall and unsplit ms, as bench
+ * plot prints them. */
+static void cpu_line(char *out, size_t n, const char *label, double user, double sys,
+		     double wall, double unsplit)
 {
-	static char buf[16384];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
+	size_t len = strlen(out);
 
-	buf[0] = '\0';
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
+	snprintf(out + len, n - len, "\"%s\" %.4f %.4f %.4f %.4f\n", label, user, sys, wall,
+		 unsplit);
 }
 
+/* The caveat naming rows drawn unsplit. */
+static void cpu_caveat(char *out, size_t n, const char *rows)
+{
+	size_t len = strlen(out);
+
+	snprintf(out + len, n - len, "# variables: caveat=\"grey: not split, under 5 ticks "
+		 "(%.0f ms) of CPU a run, too few for rusage to tell user from system: %s\";",
+		 5 * tick_ms(), rows);
+}
+
+static const char cpu_head[] =
+	"# cpu-split: data for plots/cpu-split.gp, written by bench plot\n"
+	"# label  user_ms  sys_ms  wall_ms  unsplit_ms (CPU too short to split)\n";
+static const char cpu_title[] =
+	"ttl=\"CPU time split: user and system\\nhost testhost, Linux 6.1.0-test, "
+	"ext4; copy, 64M random data, warm cache\";\n";
+
+/* splice and mmap unsplit (a grey bar of their total), sendfile and
+ * readwrite split, and the caveat naming the two. */
 static void some_resolved(void)
 {
-	char *dir = folder("some", false), path[700], *dat;
+	char *dir = folder("some", false), path[700], want[2048];
+	double t = tick_ms();
 
+	snprintf(want, sizeof(want), "%s", cpu_head);
+	cpu_line(want, sizeof(want), "splice 64K", 0, 0, 10, 1.6 * t);
+	cpu_line(want, sizeof(want), "sendfile", 0, 5 * t, 20, 0);
+	cpu_line(want, sizeof(want), "mmap", 0, 0, 30, 4.9 * t);
+	cpu_line(want, sizeof(want), "readwrite 128K", t, 6 * t, 40, 0);
+	cpu_caveat(want, sizeof(want), "splice 64K, mmap");
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "nunsplit=2;%s", cpu_title);
 	CHECK_EQ_U64(plot(dir), 0);
 	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
-	dat = slurp(path);
-	CHECK(strcmp(dat, "# cpu-split: data for plots/cpu-split.gp, written by bench plot\n"
-		     "\"sendfile\" 0.0000 20.0000 20.0000\n"
-		     "\"readwrite 128K\" 5.0000 30.0000 40.0000\n"
-		     "# variables: caveat=\"left out, under 20 ms of CPU a run (too few scheduler "
-		     "ticks for rusage to split): splice 64K, mmap\";"
-		     "ttl=\"CPU time split: user and system\\nhost testhost, Linux 6.1.0-test, "
-		     "ext4; copy, 64M random data, warm cache\";\n") == 0);
+	CHECK(strcmp(slurp(path), want) == 0);
 	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
 	CHECK(access(path, F_OK) == 0);
 }
 
+/* Every row under 5 ticks: all drawn unsplit, all named. */
 static void none_resolved(void)
 {
-	char *dir = folder("none", true), path[700];
+	char *dir = folder("none", true), path[700], want[2048];
+	double t = tick_ms();
 
+	snprintf(want, sizeof(want), "%s", cpu_head);
+	cpu_line(want, sizeof(want), "splice 64K", 0, 0, 10, 1.6 * t);
+	cpu_line(want, sizeof(want), "sendfile", 0, 0, 20, 4.9 * t);
+	cpu_line(want, sizeof(want), "mmap", 0, 0, 30, 4.9 * t);
+	cpu_line(want, sizeof(want), "readwrite 128K", 0, 0, 40, 2 * t);
+	cpu_caveat(want, sizeof(want), "splice 64K, sendfile, mmap, readwrite 128K");
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "nunsplit=4;%s", cpu_title);
 	CHECK_EQ_U64(plot(dir), 0);
-	snprintf(path, sizeof(path), "%s/../plot.out", dir);
-	CHECK(strstr(slurp(path), "cpu-split: skipped: every row took under 20 ms of CPU a run, "
-		      "too few scheduler ticks for rusage to split (a larger --size)\n") != NULL);
+	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
+	CHECK(strcmp(slurp(path), want) == 0);
 	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
-	CHECK(access(path, F_OK) != 0);
+	CHECK(access(path, F_OK) == 0);
 }
 
 /* A warm 1M row of workload wl: its buffer, median in ms and batch. */
@@ -155,11 +182,15 @@ static void sweep_of_another_workload(void)
 	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
 	dat = slurp(path);
 	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
-		     "# pipe\n# colour pipe #ff9896\n"
+		     "# pipe batch buf\n# colour pipe #ff9896\n"
 		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
-		     "# variables: colours=\"#ff9896 \";ttl=\"Buffer-size sweep\\nhost testhost, "
-		     "Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
-		     "names=\"'pipe' \";nblocks=1;\n") == 0);
+		     "# pipe batch 5000\n# colour pipe #b36a69\n65536 333.333 \"64K\"\n\n\n"
+		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
+		     "# pipe batch 1\n# colour pipe #ffbcbb\n65536 62.500 \"64K\"\n\n\n"
+		     "# variables: colours=\"#ff9896 #b36a69 #b15928 #ffbcbb \";ttl=\"Buffer-size "
+		     "sweep\\nhost testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm "
+		     "cache\";names=\"'pipe batch buf' 'pipe batch 5000' 'tcp batch buf' "
+		     "'pipe batch 1' \";nblocks=4;\n") == 0);
 	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
 	dat = slurp(path);
 	CHECK(strcmp(dat, "# throughput: data for plots/throughput.gp, written by bench plot\n"
@@ -168,14 +199,141 @@ static void sweep_of_another_workload(void)
 		     "\"sendfile\" 500.000 500.000 500.000 \"\" 1784412\n\n\n"
 		     "# transform\n"
 		     "\"pipe 4M batch buf\" 500.000 500.000 500.000 \"\" 16750742\n"
-		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 16750742\n"
-		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16750742\n"
+		     "\"pipe 64K batch 5000\" 333.333 333.333 333.333 \"\" 11758185\n"
+		     "\"pipe 64K batch buf\" 250.000 250.000 250.000 \"\" 16759995\n"
 		     "\"tcp 64K batch buf\" 200.000 200.000 200.000 \"\" 11622696\n"
-		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 16750742\n"
-		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16750742\n\n\n"
+		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 8408139\n"
+		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16765392\n\n\n"
 		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
 		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
+}
+
+/* The fastest pipe is batch 5000, run at 64K only; batch buf ran at 8K,
+ * 64K and 4M: every (strategy, batch) is drawn, one point per buffer. */
+static const struct synth_row sweep_rows[] = {
+	{ "copy", "readwrite", .buffer = 131072, .median_ms = 1 },
+	{ "transform", "pipe", .buffer = 8192, .median_ms = 8 },
+	{ "transform", "pipe", .buffer = 65536, .median_ms = 4 },
+	{ "transform", "pipe", .buffer = 4194304, .median_ms = 2 },
+	{ "transform", "pipe", .buffer = 65536, .batch = 5000, .median_ms = 1 },
+	{ "transform", "tcp", .buffer = 65536, .median_ms = 5 },
+};
+
+static void sweep_fastest_at_one_buffer(void)
+{
+	char dir[600], out[700], dat[700];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", synth_dir("sweep1"));
+	f = synth_summary(dir);
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof(sweep_rows) / sizeof(sweep_rows[0]); i++)
+		synth_put(f, &sweep_rows[i]);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../sweep1.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-buffer-sweep.dat", dir);
+	CHECK(strcmp(slurp(dat), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
+		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 1000.000 \"64K\"\n\n\n"
+		     "# pipe batch buf\n# colour pipe #b36a69\n"
+		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
+		     "# tcp batch buf\n# colour tcp #b15928\n65536 200.000 \"64K\"\n\n\n"
+		     "# variables: colours=\"#ff9896 #b36a69 #b15928 \";ttl=\"Buffer-size sweep\\n"
+		     "host testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
+		     "names=\"'pipe batch 5000' 'pipe batch buf' 'tcp batch buf' \";nblocks=3;\n") == 0);
+	CHECK(strstr(synth_slurp(out), "buffer-sweep: wrote ") != NULL);
+}
+
+/* The rows of two filesystems: copy with every bar in both, split with
+ * copy_file_range not run on xfs, transform with every bar. */
+static const struct synth_row envs_rows[] = {
+	{ "copy", "readwrite", .median_ms = 1 }, { "copy", "sendfile", .median_ms = 2 },
+	{ "split", "readwrite", .median_ms = 8 }, { "split", "copy_file_range", .median_ms = 5 },
+	{ "transform", "pipe", .buffer = 65536, .median_ms = 16 },
+	{ "transform", "tcp", .buffer = 65536, .median_ms = 20 },
+	{ "copy", "readwrite", .fs = "xfs", .median_ms = 4 },
+	{ "copy", "sendfile", .fs = "xfs", .median_ms = 4 },
+	{ "split", "readwrite", .fs = "xfs", .median_ms = 10 },
+	{ "transform", "pipe", .fs = "xfs", .buffer = 65536, .median_ms = 25 },
+	{ "transform", "tcp", .fs = "xfs", .buffer = 65536, .median_ms = 32 },
+};
+
+/* gnuplot's `index` counts only blocks with data: copy's panel has no notes
+ * block, so split's bars are block 1, its notes 2, transform's bars 3, and
+ * each panel reads its own bars. */
+static void compare_blocks_counted(void)
+{
+	char dir[600], out[700], dat[700], labels[512];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", synth_dir("envs"));
+	f = synth_summary(dir);
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof(envs_rows) / sizeof(envs_rows[0]); i++)
+		synth_put(f, &envs_rows[i]);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../envs.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
+	CHECK(strcmp(slurp(dat), "# compare: data for plots/compare.gp, written by bench plot\n"
+		     "# copy\n# colours #ccb974 #1b3a5c \n"
+		     "\"ext4\" 1000.000 1000.000 1000.000 500.000 500.000 500.000\n"
+		     "\"xfs\" 250.000 250.000 250.000 250.000 250.000 250.000\n\n\n"
+		     "# split\n# colours #4878a8 #ccb974 \n"
+		     "\"ext4\" 200.000 200.000 200.000 125.000 125.000 125.000\n"
+		     "\"xfs\" NaN NaN NaN 100.000 100.000 100.000\n\n\n"
+		     "# no bar: environment line, strategy column, why\n1 0 \"not run\"\n\n\n"
+		     "# transform\n# colours #ff9896 #b15928 \n"
+		     "\"ext4\" 62.500 62.500 62.500 50.000 50.000 50.000\n"
+		     "\"xfs\" 40.000 40.000 40.000 31.250 31.250 31.250\n\n\n"
+		     "# variables: names0=\"'readwrite' 'sendfile' \";nnames0=2;colours0=\"#ccb974 "
+		     "#1b3a5c \";nnotes0=0;block0=0;noteblock0=-1;names1=\"'copy_file_range' "
+		     "'readwrite' \";nnames1=2;colours1=\"#4878a8 #ccb974 \";nnotes1=1;block1=1;"
+		     "noteblock1=2;names2=\"'pipe' 'tcp' \";nnames2=2;colours2=\"#ff9896 #b15928 \";"
+		     "nnotes2=0;block2=3;noteblock2=-1;ttl=\"Strategies across filesystems (median "
+		     "MiB/s)\\nhost testhost, Linux 6.1.0-test, cpu\";panels=\"'copy, 1M text data, "
+		     "warm cache' 'split, 1M text data, warm cache' 'transform, 1M text data, warm "
+		     "cache' \";nblocks=3;\n") == 0);
+	synth_block_labels(dat, 0, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 1000.000|xfs 250.000|") == 0);
+	synth_block_labels(dat, 1, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 200.000|xfs NaN|") == 0);
+	synth_block_labels(dat, 2, labels, sizeof(labels));
+	CHECK(strcmp(labels, "1 0|") == 0);
+	synth_block_labels(dat, 3, labels, sizeof(labels));
+	CHECK(strcmp(labels, "ext4 62.500|xfs 40.000|") == 0);
+}
+
+/* A tree of 500 files of 4K: its panel is titled "500 x 4K", as the table
+ * heads it, not by all its bytes (2000K). */
+static void tree_title_names_shape(void)
+{
+	char *dir = synth_dir("tree"), path[700], out[700];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,min_ns,"
+	      "max_ns,files,file_size,files_per_s,status,host,kernel,fs_type,cpu_model\n", f);
+	fputs("tree,inode-order,tree,2048000,0,warm,5,10000000,9000000,11000000,500,4096,50000,"
+	      "ok,testhost,6.1.0-test,ext4,cpu\n", f);
+	fputs("tree,pool,tree,2048000,0,warm,5,20000000,19000000,21000000,500,4096,25000,"
+	      "ok,testhost,6.1.0-test,ext4,cpu\n", f);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/../tree.out", dir);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
+	CHECK(strstr(slurp(path), "panels=\"'tree, 500 x 4K tree data, warm cache' \";") != NULL);
 }
 
 int main(void)
@@ -195,6 +353,9 @@ int main(void)
 	some_resolved();
 	none_resolved();
 	sweep_of_another_workload();
+	sweep_fastest_at_one_buffer();
+	compare_blocks_counted();
+	tree_title_names_shape();
 	test_cleanup_dir();
 	return test_report("plot_data_files_exact");
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Writes one curve block; names gets the curve's title. */
 static void chart_block(FILE *f, const char *title, char *names, size_t n)
@@ -87,9 +88,11 @@ static long chart_curves(struct plot_ctx *ctx, const struct plot_slice *s,
 /* ------------------------------------------------------ throughput -- */
 
 /* Strategies of workload w with no bar: "name" 0 0 0 "why" (cloned,
- * unavailable, failed). */
-static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
+ * unavailable, failed). How many. */
+static size_t chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FILE *f)
 {
+	size_t lines = 0;
+
 	for (size_t i = 0; i < ctx->nrows; i++) {
 		const struct plot_row *r = &ctx->rows[i];
 		struct plot_slice s = { .workload = w };
@@ -104,21 +107,46 @@ static void chart_unavailable_rows(const struct plot_ctx *ctx, const char *w, FI
 		plot_clean(r->strategy, name, sizeof(name));
 		fprintf(f, "\"%s\" 0 0 0 \"%s\" %ld\n", name, plot_no_bar_note(r),
 			plot_colour_int(r->strategy));
+		lines++;
 next:
 		;
 	}
+	return lines;
+}
+
+/* The colours of rows v[0..n) drawn together (plot_row_colours), or NULL
+ * (out of memory: each strategy's own colour). Freed by the caller. */
+static long *chart_row_colours(const struct plot_row **v, size_t n)
+{
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	long *colours = calloc(n ? n : 1, sizeof(*colours));
+
+	if (!names || !colours)
+		goto out_free_names;
+	for (size_t k = 0; k < n; k++)
+		names[k] = v[k]->strategy;
+	plot_row_colours(names, n, colours);
+	free(names);
+	return colours;
+out_free_names:
+	free(names);
+	free(colours);
+	return NULL;
 }
 
 /* One panel: every row of the slice, as the table has them (each buffer,
- * each batch), fastest first; then the strategies that never ran. */
-static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
-				   FILE *f)
+ * each batch), fastest first; then the strategies that never ran. Its
+ * lines: a panel of none is no block to gnuplot's `index`, and not drawn. */
+static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
+				     FILE *f)
 {
 	const struct plot_row **v = ctx->v;
 	size_t n = plot_select(ctx, s, NULL, v);
 	char label[160];
+	long *colours;
 
 	qsort(v, n, sizeof(*v), plot_cmp_median);
+	colours = chart_row_colours(v, n);
 	fprintf(f, "# %s\n", s->workload);
 	for (size_t k = 0; k < n; k++) {
 		bool ci = v[k]->ci_lo_ns > 0 && v[k]->ci_hi_ns > 0;
@@ -130,10 +158,12 @@ static void chart_throughput_panel(const struct plot_ctx *ctx, const struct plot
 			plot_mbs(v[k]->size, v[k]->median_ns),
 			plot_mbs(v[k]->size, slow ? slow : v[k]->median_ns),
 			plot_mbs(v[k]->size, fast ? fast : v[k]->median_ns),
-			plot_colour_int(v[k]->strategy));
+			colours ? colours[k] : plot_colour_int(v[k]->strategy));
 	}
-	chart_unavailable_rows(ctx, s->workload, f);
+	free(colours);
+	n += chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
+	return n;
 }
 
 /* 1. Median MB/s per strategy with whiskers at its 95 % interval (min-max
@@ -148,9 +178,9 @@ static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 		size_t len = strlen(panels);
 
 		if (!plot_first_workload(ctx, i) ||
-		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s) ||
+		    !chart_throughput_panel(ctx, &s, out->f))
 			continue;
-		chart_throughput_panel(ctx, &s, out->f);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
@@ -164,57 +194,118 @@ static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 
 /* ---------------------------------------------------- buffer sweep -- */
 
-/* The curve of one strategy over its buffer sizes; false when under 2. */
-static bool chart_buffer_curve(const struct plot_ctx *ctx, const struct plot_slice *s,
-			       const struct plot_row *best, FILE *f, char *names,
-			       size_t names_n)
+/* Rows of one curve: one strategy and, for a channel, one batch. */
+static bool sweep_same_curve(const struct plot_row *a, const struct plot_row *b)
 {
-	const struct plot_row **v = ctx->v;
-	size_t n = plot_select(ctx, s, best->strategy, v), k = 0;
-	char name[128], lbl[32];
+	return !strcmp(a->strategy, b->strategy) && a->batch_lines == b->batch_lines;
+}
 
-	for (size_t j = 0; j < n; j++)	/* one batch: the fastest row's */
-		if (v[j]->buffer && v[j]->batch_lines == best->batch_lines)
-			v[k++] = v[j];
+/* The curve of rows[0]'s strategy and batch, from the n rows (fastest
+ * first): one point per buffer (its fastest row), as many as buffers. */
+static size_t sweep_curve(const struct plot_ctx *ctx, const struct plot_row **rows, size_t n,
+			  long colour, struct chart_out *out, char *names, size_t names_n)
+{
+	const struct plot_row **v = ctx->w, *first = rows[0];
+	struct plot_row unbuffered = *first;
+	char label[160], lbl[32];
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (sweep_same_curve(rows[j], first))
+			v[k++] = rows[j];
 	k = plot_dedupe(v, k, plot_cmp_buffer);
-	if (k < 2)
-		return false;
-	plot_clean(best->strategy, name, sizeof(name));
-	chart_block(f, name, names, names_n);
-	fprintf(f, "# colour %s %s\n", best->strategy, plot_colour(best->strategy));
+	unbuffered.buffer = 0;	/* the label without a buffer: each point has its own */
+	plot_row_label(&unbuffered, label, sizeof(label));
+	chart_block(out->f, label, names, names_n);
+	fprintf(out->f, "# colour %s #%06lx\n", first->strategy, colour);
 	for (size_t j = 0; j < k; j++) {
 		plot_size_label(v[j]->buffer, lbl, sizeof(lbl));
-		fprintf(f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
+		fprintf(out->f, "%llu %.3f \"%s\"\n", (unsigned long long)v[j]->buffer,
 			plot_mbs(v[j]->size, v[j]->median_ns), lbl);
 	}
-	fputs("\n\n", f);
+	fputs("\n\n", out->f);
+	return k;
+}
+
+/* Is v[j] the first (fastest) row of its curve? */
+static bool sweep_first(const struct plot_row **v, size_t j)
+{
+	for (size_t i = 0; i < j; i++)
+		if (sweep_same_curve(v[i], v[j]))
+			return false;
 	return true;
 }
 
-/* 2. MB/s against buffer size for each buffered strategy, of the main
- * workload, or else of the first workload whose strategies ran with
- * several buffer sizes (transform's channels, in a run of --all). */
+/* How many buffers the curve of v[j] has among v[j..n). */
+static size_t sweep_buffers(const struct plot_ctx *ctx, const struct plot_row **v, size_t j,
+			    size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = j; i < n; i++)
+		if (sweep_same_curve(v[i], v[j]))
+			ctx->w[k++] = v[i];
+	return plot_dedupe(ctx->w, k, plot_cmp_buffer);
+}
+
+/* Every (strategy, batch) of s with a buffer as a curve, fastest first:
+ * how many; 0 (nothing written) unless one ran at two buffers or more. */
+static long sweep_curves(struct plot_ctx *ctx, const struct plot_slice *s, struct chart_out *out)
+{
+	const struct plot_row **v = ctx->v;
+	char names[4096] = "", colours[2048] = "";
+	size_t n = plot_select(ctx, s, NULL, v), k = 0, widest = 0;
+	long curves = 0, *shade;
+
+	for (size_t j = 0; j < n; j++)
+		if (v[j]->buffer)
+			v[k++] = v[j];
+	qsort(v, k, sizeof(*v), plot_cmp_median);
+	for (size_t j = 0; j < k; j++)
+		if (sweep_first(v, j) && sweep_buffers(ctx, v, j, k) > widest)
+			widest = sweep_buffers(ctx, v, j, k);
+	if (widest < 2)
+		return 0;
+	for (size_t j = 0; j < k; j++)	/* the first row of each curve */
+		if (sweep_first(v, j))
+			v[k + curves++] = v[j];
+	shade = chart_row_colours(v + k, (size_t)curves);
+	for (size_t j = 0, c = 0; j < k; j++) {
+		size_t len = strlen(colours);
+		long colour;
+
+		if (!sweep_first(v, j))
+			continue;
+		colour = shade ? shade[c++] : plot_colour_int(v[j]->strategy);
+		sweep_curve(ctx, v + j, k - j, colour, out, names, sizeof(names));
+		snprintf(colours + len, sizeof(colours) - len, "#%06lx ", colour);
+	}
+	free(shade);
+	plot_var_str(&out->vars, "colours", colours);
+	plot_var_title(&out->vars, ctx, "Buffer-size sweep", s);
+	chart_blocks_vars(&out->vars, "names", names, curves);
+	return curves;
+}
+
+/* 2. MB/s against buffer size: a curve for each strategy (and channel
+ * batch) that took a buffer, a point for each buffer it ran with, of the
+ * main workload, or else of the first workload where one ran with several
+ * buffer sizes (transform's channels, in a run of --all). */
 static long chart_buffer_sweep(struct plot_ctx *ctx, struct chart_out *out)
 {
-	static const struct chart_curves curves = {
-		chart_buffer_curve, "Buffer-size sweep",
-		"no buffered strategy of any workload ran with more than one buffer size",
-	};
+	const char *main_wl = plot_main_workload(ctx);
 	struct plot_slice s;
-	long n;
+	long n = 0;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
-	n = chart_curves(ctx, &s, &curves, out);
-	for (size_t i = 0; i < ctx->nrows && !n; i++) {
-		if (!plot_first_workload(ctx, i) ||
-		    !strcmp(ctx->rows[i].workload, plot_main_workload(ctx)) ||
-		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
-			continue;
-		out->vars.len = 0;
-		out->vars.s[0] = '\0';
-		n = chart_curves(ctx, &s, &curves, out);
-	}
+	n = sweep_curves(ctx, &s, out);
+	for (size_t i = 0; i < ctx->nrows && !n; i++)
+		if (plot_first_workload(ctx, i) && strcmp(ctx->rows[i].workload, main_wl) &&
+		    plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			n = sweep_curves(ctx, &s, out);
+	if (!n)
+		snprintf(out->why, sizeof(out->why), "no strategy of any workload ran with more than one buffer size");
 	return n;
 }
 
@@ -403,50 +494,59 @@ static long chart_tree(struct plot_ctx *ctx, struct chart_out *out)
 /* ------------------------------------------------------- cpu split -- */
 
 /*
- * rusage splits a run's CPU time into user and system by the scheduler
- * ticks that fell in each (the total is exact, the split is sampled): a run
- * of fewer than a few ticks comes out all user or all system. A row under
- * CPU_SPLIT_MIN_NS of CPU a run (5 ticks at 250 Hz, 2 at 100 Hz) is left
- * out of the bars and named in the chart's caveat.
+ * rusage splits a run's CPU time into user and system by the clock ticks
+ * that fell in each (the total is exact, the split is sampled): a run of a
+ * few ticks comes out all user or all system. A row under CPU_SPLIT_TICKS
+ * ticks of CPU a run is drawn unsplit, a grey bar of its total, and named
+ * in the chart's caveat.
  */
-#define CPU_SPLIT_MIN_NS 20e6
+#define CPU_SPLIT_TICKS 5
+
+/* The least CPU time a run rusage can split, in ns: 5 ticks of
+ * sysconf(_SC_CLK_TCK) (10 ms at 100 Hz). */
+static double cpu_split_min_ns(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return CPU_SPLIT_TICKS * 1e9 / (double)(hz > 0 ? hz : 100);
+}
 
 static bool cpu_split_resolved(const struct plot_row *r)
 {
-	return r->user_ns + r->sys_ns >= CPU_SPLIT_MIN_NS;
+	return r->user_ns + r->sys_ns >= cpu_split_min_ns();
 }
 
-/* The caveat naming the rows left out ("" when none); their number. */
-static size_t cpu_split_caveat(const struct plot_row **v, size_t n, struct plot_vars *vars)
+/* The caveat naming the rows drawn unsplit ("" when none). */
+static void cpu_split_caveat(const struct plot_row **v, size_t n, struct plot_vars *vars)
 {
 	char caveat[1024], label[160];
-	size_t len, left = 0;
+	size_t len, unsplit = 0;
 
 	len = (size_t)snprintf(caveat, sizeof(caveat),
-			       "left out, under %.0f ms of CPU a run (too few scheduler ticks for rusage to split):",
-			       CPU_SPLIT_MIN_NS / 1e6);
+			       "grey: not split, under %d ticks (%.0f ms) of CPU a run, too few for rusage to tell user from system:",
+			       CPU_SPLIT_TICKS, cpu_split_min_ns() / 1e6);
 	for (size_t i = 0; i < n; i++) {
 		if (cpu_split_resolved(v[i]))
 			continue;
 		plot_row_label(v[i], label, sizeof(label));
 		if (len < sizeof(caveat))
 			len += (size_t)snprintf(caveat + len, sizeof(caveat) - len, "%s %s",
-						left ? "," : "", label);
-		left++;
+						unsplit ? "," : "", label);
+		unsplit++;
 	}
-	plot_var_str(vars, "caveat", left ? caveat : "");
-	return left;
+	plot_var_str(vars, "caveat", unsplit ? caveat : "");
+	plot_var_int(vars, "nunsplit", (long)unsplit);
 }
 
-/* 5. User and system CPU time per strategy (stacked), where rusage can
- * split it, with the wall-clock median. */
+/* 5. User and system CPU time per strategy (stacked) with the wall-clock
+ * median; a row too short for rusage to split as its total, unsplit. */
 static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 {
 	const struct plot_row **v = ctx->v;
 	char label[160];
 	struct plot_slice s;
 	double total = 0;
-	size_t nbest, drawn = 0;
+	size_t nbest;
 
 	if (!chart_main_slice(ctx, &s, out))
 		return 0;
@@ -457,21 +557,19 @@ static long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out)
 		snprintf(out->why, sizeof(out->why), "summary.csv has no CPU times (user_ns and sys_ns are empty or zero)");
 		return 0;
 	}
-	if (cpu_split_caveat(v, nbest, &out->vars) == nbest) {
-		snprintf(out->why, sizeof(out->why), "every row took under %.0f ms of CPU a run, too few scheduler ticks for rusage to split (a larger --size)",
-			 CPU_SPLIT_MIN_NS / 1e6);
-		return 0;
-	}
+	fputs("# label  user_ms  sys_ms  wall_ms  unsplit_ms (CPU too short to split)\n", out->f);
 	for (size_t i = 0; i < nbest; i++) {
-		if (!cpu_split_resolved(v[i]))
-			continue;
+		bool split = cpu_split_resolved(v[i]);
+		double cpu = (v[i]->user_ns + v[i]->sys_ns) / 1e6;
+
 		plot_row_label(v[i], label, sizeof(label));
-		fprintf(out->f, "\"%s\" %.4f %.4f %.4f\n", label, v[i]->user_ns / 1e6,
-			v[i]->sys_ns / 1e6, v[i]->median_ns / 1e6);
-		drawn++;
+		fprintf(out->f, "\"%s\" %.4f %.4f %.4f %.4f\n", label,
+			split ? v[i]->user_ns / 1e6 : 0, split ? v[i]->sys_ns / 1e6 : 0,
+			v[i]->median_ns / 1e6, split ? 0 : cpu);
 	}
+	cpu_split_caveat(v, nbest, &out->vars);
 	plot_var_title(&out->vars, ctx, "CPU time split: user and system", &s);
-	return (long)drawn;
+	return (long)nbest;
 }
 
 /* ---------------------------------------------------- warm and cold -- */
@@ -667,12 +765,28 @@ static const char *compare_no_bar(const struct plot_ctx *ctx, const struct plot_
 	return why;
 }
 
+/* The panel's blocks for gnuplot's `index`, which counts only blocks with
+ * data: its bars (block<panel>) and its notes (noteblock<panel>, -1 and
+ * not written when no bar is missing). *next: the next block's index. */
+static void compare_blocks(struct chart_out *out, size_t panel, const char *notes,
+			   long *next)
+{
+	char var[32];
+
+	snprintf(var, sizeof(var), "block%zu", panel);
+	plot_var_int(&out->vars, var, (*next)++);
+	snprintf(var, sizeof(var), "noteblock%zu", panel);
+	plot_var_int(&out->vars, var, notes[0] ? (*next)++ : -1);
+	if (notes[0])
+		fprintf(out->f, "# no bar: environment line, strategy column, why\n%s\n\n", notes);
+}
+
 /* One panel: a line per environment with results in s, three columns per
  * strategy (its fastest row there: median slowest fastest MiB/s; NaN where
- * it has none), then a block of notes where a bar is missing:
+ * it has none), then, where a bar is missing, a block of notes:
  * "env_line column why". */
 static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
-			  struct chart_out *out)
+			  long *next, struct chart_out *out)
 {
 	const char *names[COMPARE_MAX_STRATEGIES];
 	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
@@ -716,7 +830,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 		fputc('\n', out->f);
 		line++;
 	}
-	fprintf(out->f, "\n\n# no bar: environment line, strategy column, why\n%s\n\n", notes);
+	fputs("\n\n", out->f);
 	snprintf(var, sizeof(var), "names%zu", panel);
 	plot_var_str(&out->vars, var, list);
 	snprintf(var, sizeof(var), "nnames%zu", panel);
@@ -725,6 +839,7 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 	plot_var_str(&out->vars, var, colours);
 	snprintf(var, sizeof(var), "nnotes%zu", panel);
 	plot_var_int(&out->vars, var, (long)nnotes);
+	compare_blocks(out, panel, notes, next);
 }
 
 /* "Strategies across filesystems and kernels", and what they share. */
@@ -772,7 +887,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 {
 	size_t nrows = ctx->nrows;
 	char panels[4096] = "", text[256];
-	long nblocks = 0;
+	long nblocks = 0, next = 0;
 
 	if (ctx->nenvs < 2) {
 		snprintf(out->why, sizeof(out->why), "the results come from one machine, kernel and filesystem");
@@ -786,7 +901,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 		if (!plot_first_workload(ctx, i) || compare_skips_workload(ctx->rows[i].workload) ||
 		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
 			continue;
-		compare_panel(ctx, &s, (size_t)nblocks, out);
+		compare_panel(ctx, &s, (size_t)nblocks, &next, out);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;

@@ -525,6 +525,25 @@ const char *plot_main_dataset(const struct plot_ctx *ctx,
 	return best;
 }
 
+/* A slice of trees whose rows share one shape (files, bytes each) says so:
+ * its title names "500 x 4K", as the table does, not the total. */
+static void plot_slice_shape(const struct plot_ctx *ctx, struct plot_slice *s)
+{
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+		uint64_t each = r->file_size ? strtoull(r->file_size, NULL, 10) : 0;
+
+		if (!plot_in_slice(r, s))
+			continue;
+		if (!r->files || !each || (s->files && (s->files != r->files || s->file_bytes != each))) {
+			s->files = s->file_bytes = 0;
+			return;
+		}
+		s->files = r->files;
+		s->file_bytes = each;
+	}
+}
+
 /*
  * The slice of `workload` charts compare strategies in: cache `cache` when it
  * was run (else any that was), the largest size, the most measured dataset.
@@ -547,6 +566,7 @@ bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
 		    ctx->rows[i].size > s->size)
 			s->size = ctx->rows[i].size;
 	s->dataset = plot_main_dataset(ctx, s);
+	plot_slice_shape(ctx, s);
 	return true;
 }
 
@@ -653,10 +673,14 @@ bool plot_first_workload(const struct plot_ctx *ctx, size_t i)
 /* "copy, 64M random, warm cache" */
 void plot_slice_text(const struct plot_slice *s, char *out, size_t n)
 {
-	char size[32] = "", ds[64], wl[64], cache[64];
+	char size[64] = "", each[24], ds[64], wl[64], cache[64];
 
-	if (s->size)
+	if (s->files && s->file_bytes) {
+		plot_size_label(s->file_bytes, each, sizeof(each));
+		snprintf(size, sizeof(size), "%llu x %s", (unsigned long long)s->files, each);
+	} else if (s->size) {
 		plot_size_label(s->size, size, sizeof(size));
+	}
 	plot_clean(s->workload, wl, sizeof(wl));
 	plot_clean(s->dataset ? s->dataset : "any", ds, sizeof(ds));
 	plot_clean(s->cache, cache, sizeof(cache));

@@ -101,6 +101,9 @@ struct plot_slice {
 	uint64_t size;
 	bool by_env;		/* only the rows of environment env */
 	size_t env;
+	/* trees of one shape: files of file_bytes each, named "500 x 4K" in
+	 * titles in place of size (all the files' bytes); 0 otherwise */
+	uint64_t files, file_bytes;
 };
 
 /* Variables for a gnuplot -e command line. */
@@ -129,6 +132,15 @@ void plot_clean(const char *s, char *out, size_t n);
  * and as the integer gnuplot's "lc rgb variable" reads. */
 const char *plot_colour(const char *name);
 long plot_colour_int(const char *name);
+/* How far apart two colours (0xRRGGBB) look; rows of a chart are at least
+ * PLOT_COLOURS_APART apart. */
+#define PLOT_COLOURS_APART 48.0
+double plot_colour_distance(long a, long b);
+/* The colours of a chart's n rows (names: each row's strategy, in draw
+ * order): shades of each strategy's colour, every two at least
+ * PLOT_COLOURS_APART apart where the shades allow; a strategy's first row
+ * its own colour unless another's is too close. */
+void plot_row_colours(const char *const *names, size_t n, long *out);
 void plot_size_label(uint64_t b, char *out, size_t n);
 /* What a label says of a row's class: " (device I/O)", " (command)", or "". */
 const char *plot_class_note(const char *cls);

@@ -8,7 +8,9 @@
  * rows and tree methods, default commands: fewer than the palette's
  * colours); another name (a strategy of a newer tree in an older folder,
  * a command of the user's) gets one by a hash of its name. One grey only:
- * two greys side by side read as one row.
+ * two greys side by side read as one row. Within one chart, rows of one
+ * strategy (several buffers, batches) and strategies whose colours are
+ * close get shades of their colour, so that no two rows look alike.
  */
 #include "plot_internal.h"
 #include "channel.h"
@@ -16,6 +18,7 @@
 #include "strategy.h"
 #include "workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,4 +75,94 @@ const char *plot_colour(const char *name)
 long plot_colour_int(const char *name)
 {
 	return strtol(plot_colour(name) + 1, NULL, 16);
+}
+
+/* How far apart two colours look: the "redmean" weighted RGB distance (0
+ * for one colour, about 765 from black to white). */
+double plot_colour_distance(long a, long b)
+{
+	long r1 = a >> 16 & 255, g1 = a >> 8 & 255, b1 = a & 255;
+	long r2 = b >> 16 & 255, g2 = b >> 8 & 255, b2 = b & 255;
+	double r = (double)(r1 + r2) / 2, dr = (double)(r1 - r2);
+	double dg = (double)(g1 - g2), db = (double)(b1 - b2);
+
+	return sqrt((2 + r / 256) * dr * dr + 4 * dg * dg + (2 + (255 - r) / 256) * db * db);
+}
+
+/* c mixed toward white (t > 0) or black (t < 0) by |t|. */
+static long shade(long c, double t)
+{
+	long out = 0;
+
+	for (int shift = 16; shift >= 0; shift -= 8) {
+		double v = (double)(c >> shift & 255);
+
+		v = t > 0 ? v + (255 - v) * t : v * (1 + t);
+		out |= (long)(v + 0.5) << shift;
+	}
+	return out;
+}
+
+/* The shades a row may take, its strategy's own colour first. */
+static const double shades[] = { 0, -0.3, 0.35, -0.5, 0.55, -0.15, 0.18, 0.7, -0.65 };
+#define NSHADES (sizeof(shades) / sizeof(shades[0]))
+
+/* The least distance from c to the n colours taken. */
+static double nearest(long c, const long *taken, size_t n)
+{
+	double d = 1e9;
+
+	for (size_t i = 0; i < n; i++)
+		if (plot_colour_distance(c, taken[i]) < d)
+			d = plot_colour_distance(c, taken[i]);
+	return d;
+}
+
+/* Row i's colour: the first shade of its strategy's far enough from the
+ * colours taken, else the farthest. */
+static long row_colour(const char *name, const long *taken, size_t n)
+{
+	long base = plot_colour_int(name), best = base;
+	double best_d = -1;
+
+	for (size_t k = 0; k < NSHADES; k++) {
+		long c = shade(base, shades[k]);
+		double d = nearest(c, taken, n);
+
+		if (d >= PLOT_COLOURS_APART)
+			return c;
+		if (d > best_d) {
+			best = c;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static bool first_of_name(const char *const *names, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(names[j], names[i]))
+			return false;
+	return true;
+}
+
+void plot_row_colours(const char *const *names, size_t n, long *out)
+{
+	long *taken = calloc(n ? n : 1, sizeof(*taken));
+	size_t ntaken = 0;
+
+	if (!taken) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = plot_colour_int(names[i]);
+		return;
+	}
+	/* each strategy's first row first: it keeps the palette's colour */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if (first_of_name(names, i) == (pass == 0)) {
+				out[i] = row_colour(names[i], taken, ntaken);
+				taken[ntaken++] = out[i];
+			}
+	free(taken);
 }

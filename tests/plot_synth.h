@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot_synth.h - synthetic results folders for the plot tests: a summary.csv
+ * of warm rows, bench plot run on them, and what gnuplot reads of a data
+ * file's blocks.
+ */
+#ifndef COPYBENCH_PLOT_SYNTH_H
+#define COPYBENCH_PLOT_SYNTH_H
+
+#include <stdio.h>
+
+/* One warm row: its times in ms (CPU: user and system, per run). */
+struct synth_row {
+	const char *workload, *strategy, *dataset, *fs, *status;	/* NULL: text, ext4, ok */
+	unsigned long long size, buffer;
+	unsigned batch;
+	double median_ms, user_ms, sys_ms;
+};
+
+/* dir/summary.csv (dir made) opened with its header; NULL (a failed check)
+ * when it cannot be. */
+FILE *synth_summary(const char *dir);
+void synth_put(FILE *f, const struct synth_row *r);
+/* test_tmpdir()/name, as a static buffer. */
+char *synth_dir(const char *name);
+/* cmd_plot(argc, argv) with stdout into out_path; its exit code. */
+int synth_plot(int argc, char **argv, const char *out_path);
+/* The file's text (up to 16K), as a static buffer. */
+char *synth_slurp(const char *path);
+/* What gnuplot reads from `index block` of dat: "column1 column2|" a line. */
+void synth_block_labels(const char *dat, long block, char *out, size_t n);
+
+#endif
