@@ -11,7 +11,9 @@
 #   line  column  why          (a missing bar: environment line, strategy 0..n-1)
 # gnuplot's `index` counts only blocks with data, so bench plot names each
 # panel's blocks: block<i> and noteblock<i> (-1: no notes block).
-# Variables: datafile, out, fmt, plotsdir, ttl, panels (one quoted title per
+# An environment with results of a workload but none of its panel's slice
+# (another size) has no line there; caveat names it ("" when none).
+# Variables: datafile, out, fmt, plotsdir, ttl, caveat, panels (one quoted title per
 # workload), nblocks (workloads), and per workload i: names<i> (the quoted
 # strategy names, in column order), nnames<i>, colours<i> (each strategy's
 # colour, from the palette keyed by strategy name: the same in every panel
@@ -24,6 +26,8 @@ palette = '#4878a8 #e4803a #5aa05a #c44e52 #8172b2 #937860 #da8bc3 #8c8c8c '. \
           '#ccb974 #64b5cd #1b3a5c #a0522d #2e8b57 #ff9896 #c5b0d5 #17becf'
 do for [k = 1:16] { set linetype k lc rgb word(palette, k) lw 1 }
 set linetype cycle 16
+if (exists("caveat") && strlen(caveat) > 0) \
+	set label 1 caveat at screen 0.01, screen 0.01 left font ",8"
 set multiplot layout nblocks,1 title ttl
 set style data histograms
 gap = 1.5

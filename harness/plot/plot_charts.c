@@ -781,12 +781,36 @@ static void compare_blocks(struct chart_out *out, size_t panel, const char *note
 		fprintf(out->f, "# no bar: environment line, strategy column, why\n%s\n\n", notes);
 }
 
+/* Environment e has results of s's workload but none in s itself (another
+ * size or dataset): it has no line in the panel, so say so, on stderr and
+ * in the chart's caveat `left`. */
+static void compare_left_out(const struct plot_ctx *ctx, const struct plot_slice *s, size_t e,
+			     char *left, size_t n)
+{
+	char text[256];
+	size_t len = strlen(left);
+
+	for (size_t i = 0; i < ctx->nrows; i++) {
+		const struct plot_row *r = &ctx->rows[i];
+
+		if (r->env != e || strcmp(r->workload, s->workload))
+			continue;
+		plot_slice_text(s, text, sizeof(text));
+		fprintf(stderr, "bench plot: compare: %s has %s results, none of %s: left out of "
+			"that panel\n", ctx->envs[e].label, s->workload, text);
+		if (len < n)
+			snprintf(left + len, n - len, "%s%s (no %s)", len ? ", " : "left out: ",
+				 ctx->envs[e].label, text);
+		return;
+	}
+}
+
 /* One panel: a line per environment with results in s, three columns per
  * strategy (its fastest row there: median slowest fastest MiB/s; NaN where
  * it has none), then, where a bar is missing, a block of notes:
  * "env_line column why". */
 static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size_t panel,
-			  long *next, struct chart_out *out)
+			  long *next, char *left, size_t nleft, struct chart_out *out)
 {
 	const char *names[COMPARE_MAX_STRATEGIES];
 	const struct plot_row *rows[COMPARE_MAX_STRATEGIES];
@@ -810,8 +834,10 @@ static void compare_panel(struct plot_ctx *ctx, const struct plot_slice *s, size
 		es.by_env = true;
 		es.env = e;
 		nbest = plot_best_rows(ctx, &es, ctx->w);
-		if (!nbest)
+		if (!nbest) {
+			compare_left_out(ctx, s, e, left, nleft);
 			continue;
+		}
 		fprintf(out->f, "\"%s\"", ctx->envs[e].label);
 		for (size_t j = 0; j < n; j++) {
 			size_t i = 0, len = strlen(notes);
@@ -886,7 +912,7 @@ static bool compare_skips_workload(const char *name)
 static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 {
 	size_t nrows = ctx->nrows;
-	char panels[4096] = "", text[256];
+	char panels[4096] = "", text[256], left[1024] = "";
 	long nblocks = 0, next = 0;
 
 	if (ctx->nenvs < 2) {
@@ -901,7 +927,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 		if (!plot_first_workload(ctx, i) || compare_skips_workload(ctx->rows[i].workload) ||
 		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
 			continue;
-		compare_panel(ctx, &s, (size_t)nblocks, &next, out);
+		compare_panel(ctx, &s, (size_t)nblocks, &next, left, sizeof(left), out);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
@@ -910,6 +936,7 @@ static long chart_compare(struct plot_ctx *ctx, struct chart_out *out)
 	if (!nblocks)
 		snprintf(out->why, sizeof(out->why), "no successful case in summary.csv");
 	compare_title(ctx, &out->vars);
+	plot_var_str(&out->vars, "caveat", left);
 	chart_blocks_vars(&out->vars, "panels", panels, nblocks);
 	return nblocks;
 }
