@@ -7,6 +7,9 @@
 #   file_bytes  files_per_s  mib_per_s  size_label
 # Variables: datafile, out, fmt, plotsdir, ttl, names, colours, nblocks.
 load plotsdir.'/common.gp'
+# one size of file only: a range around it (a log axis of one point is empty)
+stats datafile using 1 nooutput
+if (STATS_min == STATS_max) set xrange [STATS_min / 2 : STATS_max * 2]
 set multiplot layout 1, 2 title ttl
 set logscale xy
 set format y '%g'

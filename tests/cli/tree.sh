@@ -91,6 +91,14 @@ if command -v gnuplot >/dev/null; then
 	expect_eq chart_drawn "$(grep -c '^tree-files: wrote' "$T/.out")" 1
 	expect_eq chart_points "$(grep -v '^#' "$T/rp/plot-tree-files.dat" | grep -c .)" 4
 fi
+# one size of file: drawn around it, without gnuplot's "empty x range"
+run "$BENCH" --workload tree --files 30 --size 4K --strategy readwrite "${QUICK[@]}" \
+	--dir "$D" --out "$T/rq"
+if command -v gnuplot >/dev/null; then
+	run "$BENCH" plot "$T/rq"
+	expect_eq chart_one_size_drawn "$(grep -c '^tree-files: wrote' "$T/.out")" 1
+	expect_eq chart_one_size_quiet "$(grep -c 'empty x range' "$T/.err")" 0
+fi
 
 # --all runs the tree workload on its own 500 x 4K, whatever --size says
 run "$BENCH" --all --size 1M --dry-run --dir "$T/dry"
