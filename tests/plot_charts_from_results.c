@@ -9,6 +9,7 @@
  * argument the latest folder under results/ is used.
  */
 #include "plot.h"
+#include "plot_synth.h"
 #include "plot_internal.h"
 #include "channel.h"
 #include "command.h"
@@ -114,23 +115,6 @@ static void write_hyperfine(const char *dir)
 		fprintf(f, "dd-128K,%f,0.002,0.02,0.001,0.01,0.019,0.03\n", 0.025 + i * 0.05);
 		fclose(f);
 	}
-}
-
-/* Runs cmd_plot with stdout sent to out_path; returns its exit code. */
-static int run_plot(int argc, char **argv, const char *out_path)
-{
-	int saved, fd, ret;
-
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
-	ret = cmd_plot(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	return ret;
 }
 
 static bool file_starts_with(const char *path, const char *magic, size_t n)
@@ -341,7 +325,7 @@ static void test_limits_and_clones(const char *tmp)
 	snprintf(out, sizeof(out), "%s/classes.out", tmp);
 	CHECK(mkdir(dir, 0755) == 0);
 	write_class_summary(dir);
-	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
 	check_chart(dir, "warm-vs-cold");
 	/* readwrite, splice and direct; reflink cloned has no bar */
 	CHECK_EQ_U64((uint64_t)warm_cold_whiskers(dir), 3);
@@ -387,7 +371,7 @@ static void test_compare_clone_note(const char *tmp)
 	CHECK(mkdir(a, 0755) == 0 && mkdir(b, 0755) == 0);
 	write_fs_summary(a, "btrfs", "clone");
 	write_fs_summary(b, "ext4", "page-cache");
-	CHECK_EQ_U64(run_plot(5, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(5, argv, out), 0);
 	check_chart(cmp, "compare");
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", cmp);
 	/* ext4 has more results: its fastest (copy_file_range) is column 0 */
@@ -430,7 +414,7 @@ static void test_compare_loop_and_named(const char *tmp)
 			k ? 19000000 : 38000000, k ? 24000000 : 48000000, k ? 3200.0 : 1600.0,
 			opts[k]);
 	fclose(f);
-	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
 	check_chart(dir, "compare");
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	/* ext4 is shared: the title says it; the groups say how bench got each */
@@ -456,7 +440,7 @@ static void test_full_folder(const char *tmp)
 	CHECK(mkdir(dir, 0755) == 0);
 	write_summary(dir, true);
 	write_hyperfine(dir);
-	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
 	for (size_t i = 0; i < NCHARTS; i++)
 		check_chart(dir, charts[i]);
 	check_palette(dir);
@@ -480,7 +464,7 @@ static void test_one_size(const char *tmp)
 	snprintf(out, sizeof(out), "%s/one.out", tmp);
 	CHECK(mkdir(dir, 0755) == 0);
 	write_summary(dir, false);
-	CHECK_EQ_U64(run_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
 	check_chart(dir, "throughput");
 	check_chart(dir, "buffer-sweep");
 	CHECK(!chart_exists(dir, "size-scaling", "png"));
@@ -507,7 +491,7 @@ static void test_latest_folder(const char *tmp)
 	write_summary(newer, false);
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
 	CHECK(chdir(results) == 0 && chdir("..") == 0);
-	CHECK_EQ_U64(run_plot(1, argv, out), 0);
+	CHECK_EQ_U64(synth_plot(1, argv, out), 0);
 	CHECK(chdir(cwd) == 0);
 	CHECK(chart_exists(newer, "throughput", "png"));
 	CHECK(!chart_exists(older, "throughput", "png"));

@@ -222,19 +222,10 @@ static const struct synth_row sweep_rows[] = {
 
 static void sweep_fastest_at_one_buffer(void)
 {
-	char dir[600], out[700], dat[700];
-	char *argv[] = { "plot", dir, NULL };
-	FILE *f;
+	char dir[600], dat[700], out[700];
 
-	snprintf(dir, sizeof(dir), "%s", synth_dir("sweep1"));
-	f = synth_summary(dir);
-	if (!f)
-		return;
-	for (size_t i = 0; i < sizeof(sweep_rows) / sizeof(sweep_rows[0]); i++)
-		synth_put(f, &sweep_rows[i]);
-	fclose(f);
-	snprintf(out, sizeof(out), "%s/../sweep1.out", dir);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot_rows("sweep1", sweep_rows,
+				     sizeof(sweep_rows) / sizeof(sweep_rows[0]), dir, sizeof(dir)), 0);
 	snprintf(dat, sizeof(dat), "%s/plot-buffer-sweep.dat", dir);
 	CHECK(strcmp(slurp(dat), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
 		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 1000.000 \"64K\"\n\n\n"
@@ -244,6 +235,7 @@ static void sweep_fastest_at_one_buffer(void)
 		     "# variables: colours=\"#ff9896 #b36a69 #b15928 \";ttl=\"Buffer-size sweep\\n"
 		     "host testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
 		     "names=\"'pipe batch 5000' 'pipe batch buf' 'tcp batch buf' \";nblocks=3;\n") == 0);
+	snprintf(out, sizeof(out), "%s.out", dir);	/* bench plot's stdout */
 	CHECK(strstr(synth_slurp(out), "buffer-sweep: wrote ") != NULL);
 }
 
@@ -270,19 +262,10 @@ static void compare_left_out_said(void)
 		{ "copy", "readwrite", .fs = "xfs", .median_ms = 2 },
 		{ "copy", "readwrite", .fs = "btrfs", .size = 524288, .median_ms = 1 },
 	};
-	char dir[600], out[700], dat[700];
-	char *argv[] = { "plot", dir, NULL };
-	FILE *f;
+	char dir[600], dat[700];
 
-	snprintf(dir, sizeof(dir), "%s", synth_dir("left"));
-	f = synth_summary(dir);
-	if (!f)
-		return;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		synth_put(f, &rows[i]);
-	fclose(f);
-	snprintf(out, sizeof(out), "%s/../left.out", dir);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot_rows("left", rows,
+				     sizeof(rows) / sizeof(rows[0]), dir, sizeof(dir)), 0);
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	CHECK(strstr(slurp(dat), "\"ext4\" 1000.000 1000.000 1000.000\n"
 		     "\"xfs\" 500.000 500.000 500.000\n\n\n") != NULL);
@@ -295,19 +278,10 @@ static void compare_left_out_said(void)
  * each panel reads its own bars. */
 static void compare_blocks_counted(void)
 {
-	char dir[600], out[700], dat[700], labels[512];
-	char *argv[] = { "plot", dir, NULL };
-	FILE *f;
+	char dir[600], dat[700], labels[512];
 
-	snprintf(dir, sizeof(dir), "%s", synth_dir("envs"));
-	f = synth_summary(dir);
-	if (!f)
-		return;
-	for (size_t i = 0; i < sizeof(envs_rows) / sizeof(envs_rows[0]); i++)
-		synth_put(f, &envs_rows[i]);
-	fclose(f);
-	snprintf(out, sizeof(out), "%s/../envs.out", dir);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(synth_plot_rows("envs", envs_rows,
+				     sizeof(envs_rows) / sizeof(envs_rows[0]), dir, sizeof(dir)), 0);
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	CHECK(strcmp(slurp(dat), "# compare: data for plots/compare.gp, written by bench plot\n"
 		     "# copy\n# colours #ccb974 #1b3a5c \n"

@@ -67,6 +67,24 @@ int synth_plot(int argc, char **argv, const char *out_path)
 	return ret;
 }
 
+int synth_plot_rows(const char *name, const struct synth_row *rows, size_t n,
+		    char *dir, size_t dir_len)
+{
+	char out[700];
+	char *argv[] = { "plot", dir, NULL };
+	FILE *f;
+
+	snprintf(dir, dir_len, "%s", synth_dir(name));
+	f = synth_summary(dir);
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		synth_put(f, &rows[i]);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s.out", dir);
+	return synth_plot(2, argv, out);
+}
+
 char *synth_slurp(const char *path)
 {
 	static char buf[16384];

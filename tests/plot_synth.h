@@ -23,6 +23,11 @@ FILE *synth_summary(const char *dir);
 void synth_put(FILE *f, const struct synth_row *r);
 /* test_tmpdir()/name, as a static buffer. */
 char *synth_dir(const char *name);
+/* test_tmpdir()/name made to hold rows[0..n) as its summary.csv, then bench
+ * plot of it (stdout into test_tmpdir()/name.out): its exit code, -1 when
+ * the folder cannot be written. The folder's path in dir. */
+int synth_plot_rows(const char *name, const struct synth_row *rows, size_t n,
+		    char *dir, size_t dir_len);
 /* cmd_plot(argc, argv) with stdout into out_path; its exit code. */
 int synth_plot(int argc, char **argv, const char *out_path);
 /* The file's text (up to 16K), as a static buffer. */
