@@ -6,7 +6,8 @@
 #
 # Data (plot-warm-vs-cold.dat), two blocks:
 #   0: label  warm: median slowest fastest  cold: median slowest fastest  (MiB/s)
-#   1: cache  limit_row  MiB/s   (one line per limit row; may be empty)
+#   1: cache  limit_row  MiB/s  name_y   (one line per limit row; may be empty;
+#      name_y: where its name goes, above the line and clear of the others)
 # Variables: datafile, out, fmt, plotsdir, ttl, npoints (bars of block 0),
 # nlimits (lines of block 1).
 load plotsdir.'/common.gp'
@@ -28,8 +29,8 @@ if (nlimits > 0) {
 		title 'limit, warm (memory)', \
 	     '' index 1 using (-0.5):(limit('cold')):(npoints):(0) with vectors nohead lt 1 dt 2 lw 2 \
 		title 'limit, cold (device)', \
-	     '' index 1 using (npoints - 0.5):3:(sprintf('%s %.0f MiB/s', strcol(2), column(3))) \
-		with labels right offset 0,0.7 notitle
+	     '' index 1 using (npoints - 0.5):4:(sprintf('%s %.0f MiB/s', strcol(2), column(3))) \
+		with labels right notitle
 } else {
 	plot datafile index 0 using 2:3:4:xtic(1) lt 2 title 'warm cache', \
 	     '' index 0 using 5:6:7 lt 1 title 'cold cache'

@@ -632,12 +632,57 @@ static const struct plot_row *chart_limit_row(const struct plot_ctx *ctx, const 
 	return any;
 }
 
+/* A limit line's name is drawn just above its line, or higher when the name
+ * of a lower line would be in its way: names are as tall as this share of
+ * the y axis (0 to ymax). at[i]: the height of line i's name. */
+#define LIMIT_NAME_SHARE 0.045
+static void limit_name_heights(const double *mbs, double *at, size_t n, double ymax)
+{
+	size_t order[16];
+	double h = LIMIT_NAME_SHARE * ymax, top = -h;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		while (j > 0 && mbs[order[j - 1]] > mbs[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+
+		at[i] = mbs[i] + h / 2 > top + h ? mbs[i] + h / 2 : top + h;
+		top = at[i];
+	}
+}
+
+/* The y axis's top: the highest whisker or limit. */
+static double limit_chart_top(const struct plot_row *const (*pairs)[2], size_t n,
+			      const double *mbs, size_t nlim)
+{
+	double top = 0;
+
+	for (size_t i = 0; i < 2 * n; i++) {
+		const struct plot_row *r = pairs[i / 2][i % 2];
+		double v = plot_mbs(r->size, r->min_ns ? r->min_ns : r->median_ns);
+
+		top = v > top ? v : top;
+	}
+	for (size_t i = 0; i < nlim; i++)
+		top = mbs[i] > top ? mbs[i] : top;
+	return top;
+}
+
 /* The limit rows the rows of the chart are divided by (their limit_row),
- * each once: "cache" "name" MiB/s, a line across the chart. How many. */
+ * each once: "cache" "name" MiB/s and the height of its name, a line
+ * across the chart. How many. */
 static long chart_limit_lines(const struct plot_ctx *ctx, const struct plot_slice *s,
 			      const struct plot_row *const (*pairs)[2], size_t n, FILE *f)
 {
 	const char *seen[32];
+	double mbs[16], at[16];
 	size_t nseen = 0;
 
 	fputs("# limits the rows are divided by (pct_of_limit): cache, limit row, MiB/s\n", f);
@@ -654,11 +699,13 @@ static long chart_limit_lines(const struct plot_ctx *ctx, const struct plot_slic
 		lim = chart_limit_row(ctx, s, r->limit_row, r->cache);
 		if (!lim)
 			continue;
+		mbs[nseen / 2] = plot_mbs(lim->size, lim->median_ns);
 		seen[nseen++] = r->limit_row;
 		seen[nseen++] = r->cache;
-		fprintf(f, "\"%s\" \"%s\" %.3f\n", r->cache, r->limit_row,
-			plot_mbs(lim->size, lim->median_ns));
 	}
+	limit_name_heights(mbs, at, nseen / 2, limit_chart_top(pairs, n, mbs, nseen / 2));
+	for (size_t k = 0; k < nseen / 2; k++)
+		fprintf(f, "\"%s\" \"%s\" %.3f %.3f\n", seen[2 * k + 1], seen[2 * k], mbs[k], at[k]);
 	fputs("\n\n", f);
 	return (long)nseen / 2;
 }
