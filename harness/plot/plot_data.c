@@ -544,10 +544,26 @@ static void plot_slice_shape(const struct plot_ctx *ctx, struct plot_slice *s)
 	}
 }
 
+/* How many environments have a row of slice s. */
+static size_t plot_envs_in(const struct plot_ctx *ctx, const struct plot_slice *s)
+{
+	size_t n = 0;
+
+	for (size_t e = 0; e < ctx->nenvs; e++) {
+		struct plot_slice es = *s;
+
+		es.by_env = true;
+		es.env = e;
+		n += plot_count(ctx, &es) > 0;
+	}
+	return n;
+}
+
 /*
  * The slice of `workload` charts compare strategies in: cache `cache` when it
- * was run (else any that was), the largest size, the most measured dataset.
- * false when the workload has no successful case.
+ * was run (else any that was), the size the most environments ran (of those
+ * the largest), the most measured dataset. false when the workload has no
+ * successful case.
  */
 bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
 			    const char *cache, struct plot_slice *s)
@@ -560,11 +576,19 @@ bool plot_pick_slice(const struct plot_ctx *ctx, const char *workload,
 			s->cache = ctx->rows[i].cache;
 	if (!s->cache)
 		return false;
-	for (size_t i = 0; i < ctx->nrows; i++)
-		if (plot_in_slice(&ctx->rows[i], &(struct plot_slice){
-				.workload = workload, .cache = s->cache }) &&
-		    ctx->rows[i].size > s->size)
-			s->size = ctx->rows[i].size;
+	for (size_t i = 0, most = 0; i < ctx->nrows; i++) {
+		struct plot_slice at = { .workload = workload, .cache = s->cache,
+					 .size = ctx->rows[i].size };
+		size_t envs;
+
+		if (!plot_in_slice(&ctx->rows[i], &at) || at.size == s->size)
+			continue;
+		envs = plot_envs_in(ctx, &at);
+		if (envs > most || (envs == most && at.size > s->size)) {
+			s->size = at.size;
+			most = envs;
+		}
+	}
 	s->dataset = plot_main_dataset(ctx, s);
 	plot_slice_shape(ctx, s);
 	return true;
