@@ -8,7 +8,8 @@
 # (colour: the strategy's, from the palette keyed by strategy name, as an
 # integer 0xRRGGBB: the same in every chart)
 # Variables: datafile, out, fmt, plotsdir, ttl (title), panels (one quoted
-# panel title per block), nblocks.
+# panel title per block), nblocks, bars<i> (rows of block i that ran: 0 for
+# a workload none of whose rows succeeded, drawn as its notes alone).
 h = 160 + 440 * nblocks
 load plotsdir.'/common.gp'
 set multiplot layout nblocks,1 title ttl
@@ -20,6 +21,8 @@ set boxwidth 0.7
 set bmargin 6
 do for [i = 0:nblocks - 1] {
 	set title word(panels, i + 1)
+	# a workload none of whose rows ran: its notes on an axis of its own
+	if (value(sprintf('bars%d', i)) > 0) { set yrange [0:*] } else { set yrange [0:1] }
 	plot datafile index i using 0:2:6:xtic(1) with boxes lc rgb variable notitle, \
 	     '' index i using 0:2:3:4 with yerrorbars lc rgb '#222222' pt 0 notitle, \
 	     '' index i using 0:(0):5 with labels rotate left offset 0,0.5 tc rgb '#c44e52' notitle

@@ -204,7 +204,7 @@ static void sweep_of_another_workload(void)
 		     "\"tcp 64K batch buf\" 200.000 200.000 200.000 \"\" 11622696\n"
 		     "\"pipe 8K batch buf\" 125.000 125.000 125.000 \"\" 8408139\n"
 		     "\"pipe 64K batch 1\" 62.500 62.500 62.500 \"\" 16765392\n\n\n"
-		     "# variables: ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
+		     "# variables: bars0=2;bars1=6;ttl=\"Throughput per strategy (fastest first)\\nhost testhost, "
 		     "Linux 6.1.0-test, ext4\";panels=\"'copy, 1M text data, warm cache' "
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
 }
@@ -252,6 +252,26 @@ static const struct synth_row envs_rows[] = {
 	{ "transform", "pipe", .fs = "xfs", .buffer = 65536, .median_ms = 25 },
 	{ "transform", "tcp", .fs = "xfs", .buffer = 65536, .median_ms = 32 },
 };
+
+/* Every row of split failed: the throughput chart still has its panel, each
+ * strategy's note in place of a bar, as the table lists them. */
+static void throughput_failed_workload_drawn(void)
+{
+	static const struct synth_row rows[] = {
+		{ "copy", "readwrite", .median_ms = 1 },
+		{ "split", "readwrite", .median_ms = 1, .status = "failed: verification" },
+		{ "split", "copy_file_range", .median_ms = 1, .status = "unavailable: test" },
+	};
+	char dir[600], dat[700];
+
+	CHECK_EQ_U64(synth_plot_rows("failed", rows, sizeof(rows) / sizeof(rows[0]), dir,
+				     sizeof(dir)), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-throughput.dat", dir);
+	CHECK(strstr(slurp(dat), "# split\n\"readwrite\" 0 0 0 \"failed\" ") != NULL);
+	CHECK(strstr(slurp(dat), "\n\"copy_file_range\" 0 0 0 \"unavailable\" ") != NULL);
+	CHECK(strstr(slurp(dat), "bars0=1;bars1=0;") != NULL);
+	CHECK(strstr(slurp(dat), ";nblocks=2;") != NULL);
+}
 
 /* btrfs ran copy at 2M only: the copy panel (1M, the size most environments
  * ran) has no btrfs line, and the chart's caveat says why. */
@@ -360,6 +380,7 @@ int main(void)
 	sweep_fastest_at_one_buffer();
 	compare_blocks_counted();
 	compare_left_out_said();
+	throughput_failed_workload_drawn();
 	tree_title_names_shape();
 	test_cleanup_dir();
 	return test_report("plot_data_files_exact");

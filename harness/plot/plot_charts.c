@@ -138,7 +138,7 @@ out_free_names:
  * each batch), fastest first; then the strategies that never ran. Its
  * lines: a panel of none is no block to gnuplot's `index`, and not drawn. */
 static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct plot_slice *s,
-				     FILE *f)
+				     FILE *f, size_t *bars)
 {
 	const struct plot_row **v = ctx->v;
 	size_t n = plot_select(ctx, s, NULL, v);
@@ -161,6 +161,7 @@ static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct pl
 			colours ? colours[k] : plot_colour_int(v[k]->strategy));
 	}
 	free(colours);
+	*bars = n;
 	n += chart_unavailable_rows(ctx, s->workload, f);
 	fputs("\n\n", f);
 	return n;
@@ -170,17 +171,22 @@ static size_t chart_throughput_panel(const struct plot_ctx *ctx, const struct pl
  * in results without one), one panel per workload. */
 static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 {
-	char panels[4096] = "", text[256];
+	char panels[4096] = "", text[256], var[32];
 	long nblocks = 0;
 
 	for (size_t i = 0; i < ctx->nrows; i++) {
 		struct plot_slice s;
-		size_t len = strlen(panels);
+		size_t len = strlen(panels), bars;
 
-		if (!plot_first_workload(ctx, i) ||
-		    !plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s) ||
-		    !chart_throughput_panel(ctx, &s, out->f))
+		if (!plot_first_workload(ctx, i))
 			continue;
+		/* a workload none of whose rows succeeded: its notes alone */
+		if (!plot_pick_slice(ctx, ctx->rows[i].workload, "warm", &s))
+			s = (struct plot_slice){ .workload = ctx->rows[i].workload };
+		if (!chart_throughput_panel(ctx, &s, out->f, &bars))
+			continue;
+		snprintf(var, sizeof(var), "bars%ld", nblocks);
+		plot_var_int(&out->vars, var, (long)bars);
 		plot_slice_text(&s, text, sizeof(text));
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
