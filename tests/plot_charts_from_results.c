@@ -56,27 +56,12 @@ static void put_unavailable(FILE *f, const char *wl, const char *strategy,
 		"\"Test CPU, 2 cores\"\n", wl, strategy, size, cache);
 }
 
-/* dir/summary.csv opened for writing with header written; NULL (a failed
- * check) when it cannot be. */
-static FILE *open_summary(const char *dir, const char *header)
-{
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f)
-		fputs(header, f);
-	return f;
-}
-
 static void write_summary(const char *dir, bool full)
 {
 	static const unsigned long long buffers[] = { 8192, 65536, 4194304 };
 	unsigned long long sizes[] = { 1048576, 67108864 };
 	const char *caches[] = { "warm", "cold" };
-	FILE *f = open_summary(dir, summary_header);
+	FILE *f = synth_summary_header(dir, summary_header);
 
 	if (!f)
 		return;
@@ -258,7 +243,7 @@ static void put_class_row(FILE *f, const char *wl, const char *strategy, const c
 static void write_class_summary(const char *dir)
 {
 	static const char *const caches[] = { "warm", "cold" };
-	FILE *f = open_summary(dir, class_header);
+	FILE *f = synth_summary_header(dir, class_header);
 
 	if (!f)
 		return;
@@ -375,7 +360,7 @@ static void test_limits_and_clones(const char *tmp)
 /* A folder of filesystem fs: readwrite copied, copy_file_range of class cls. */
 static void write_fs_summary(const char *dir, const char *fs, const char *cls)
 {
-	FILE *f = open_summary(dir, class_header);
+	FILE *f = synth_summary_header(dir, class_header);
 
 	if (!f)
 		return;
@@ -434,7 +419,7 @@ static void test_compare_loop_and_named(const char *tmp)
 	snprintf(dir, sizeof(dir), "%s/20250105T000000Z-fs", tmp);
 	snprintf(out, sizeof(out), "%s/fs.out", tmp);
 	CHECK(mkdir(dir, 0755) == 0);
-	f = open_summary(dir, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,"
+	f = synth_summary_header(dir, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,"
 			      "min_ns,max_ns,mb_per_s,class,status,host,kernel,fs_type,cpu_model,"
 			      "fs_options\n");
 	if (!f)

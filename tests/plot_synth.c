@@ -18,9 +18,9 @@ static const char header[] =
 	"mb_per_s,ratio_to_fastest,syscalls,syscalls_per_mib,user_ns,sys_ns,"
 	"pct_of_limit,status,host,kernel,fs_type,cpu_model\n";
 
-FILE *synth_summary(const char *dir)
+FILE *synth_summary_header(const char *dir, const char *columns)
 {
-	char path[700];
+	char path[1024];
 	FILE *f;
 
 	mkdir(dir, 0755);
@@ -28,8 +28,13 @@ FILE *synth_summary(const char *dir)
 	f = fopen(path, "w");
 	CHECK(f != NULL);
 	if (f)
-		fputs(header, f);
+		fputs(columns, f);
 	return f;
+}
+
+FILE *synth_summary(const char *dir)
+{
+	return synth_summary_header(dir, header);
 }
 
 void synth_put(FILE *f, const struct synth_row *r)

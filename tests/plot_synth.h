@@ -20,6 +20,8 @@ struct synth_row {
 /* dir/summary.csv (dir made) opened with its header; NULL (a failed check)
  * when it cannot be. */
 FILE *synth_summary(const char *dir);
+/* The same with a header line of the caller's (columns, ending in \n). */
+FILE *synth_summary_header(const char *dir, const char *columns);
 void synth_put(FILE *f, const struct synth_row *r);
 /* test_tmpdir()/name, as a static buffer. */
 char *synth_dir(const char *name);
