@@ -270,6 +270,7 @@ static void throughput_failed_workload_drawn(void)
 	CHECK(strstr(slurp(dat), "# split\n\"readwrite\" 0 0 0 \"failed\" ") != NULL);
 	CHECK(strstr(slurp(dat), "\n\"copy_file_range\" 0 0 0 \"unavailable\" ") != NULL);
 	CHECK(strstr(slurp(dat), "bars0=1;bars1=0;") != NULL);
+	CHECK(strstr(slurp(dat), "'split, no case ran' \";") != NULL);
 	CHECK(strstr(slurp(dat), ";nblocks=2;") != NULL);
 }
 

@@ -187,7 +187,10 @@ static long chart_throughput(struct plot_ctx *ctx, struct chart_out *out)
 			continue;
 		snprintf(var, sizeof(var), "bars%ld", nblocks);
 		plot_var_int(&out->vars, var, (long)bars);
-		plot_slice_text(&s, text, sizeof(text));
+		if (bars)
+			plot_slice_text(&s, text, sizeof(text));
+		else
+			snprintf(text, sizeof(text), "%s, no case ran", s.workload);
 		snprintf(panels + len, sizeof(panels) - len, "'%s' ", text);
 		nblocks++;
 	}
