@@ -270,9 +270,11 @@ static long sweep_curves(struct plot_ctx *ctx, const struct plot_slice *s, struc
 		if (v[j]->buffer)
 			v[k++] = v[j];
 	qsort(v, k, sizeof(*v), plot_cmp_median);
-	for (size_t j = 0; j < k; j++)
-		if (sweep_first(v, j) && sweep_buffers(ctx, v, j, k) > widest)
-			widest = sweep_buffers(ctx, v, j, k);
+	for (size_t j = 0; j < k; j++) {
+		size_t buffers = sweep_first(v, j) ? sweep_buffers(ctx, v, j, k) : 0;
+
+		widest = buffers > widest ? buffers : widest;
+	}
 	if (widest < 2)
 		return 0;
 	for (size_t j = 0; j < k; j++)	/* the first row of each curve */
