@@ -4,6 +4,7 @@
  * line saying so and exits 2, before touching the results.
  */
 #include "plot.h"
+#include "plot_synth.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -11,23 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Runs cmd_plot with stderr sent to err_path; returns its exit code. */
-static int run_plot_stderr(char **argv, const char *err_path)
-{
-	int saved, fd, ret;
-
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
-	ret = cmd_plot(2, argv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	return ret;
-}
 
 int main(void)
 {
@@ -44,7 +28,7 @@ int main(void)
 	CHECK(mkdir(dir, 0755) == 0);
 	setenv("PATH", empty, 1);
 
-	CHECK_EQ_U64(run_plot_stderr(argv, err), 2);
+	CHECK_EQ_U64(synth_plot_to(2, 2, argv, err), 2);
 	f = fopen(err, "r");
 	CHECK(f != NULL);
 	if (f) {

@@ -56,20 +56,25 @@ char *synth_dir(const char *name)
 	return dir;
 }
 
-int synth_plot(int argc, char **argv, const char *out_path)
+int synth_plot_to(int fd, int argc, char **argv, const char *path)
 {
-	int saved, fd, ret;
+	int saved, to, ret;
 
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 1);
-	close(fd);
+	fflush(fd == 2 ? stderr : stdout);
+	saved = dup(fd);
+	to = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(to, fd);
+	close(to);
 	ret = cmd_plot(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
+	fflush(fd == 2 ? stderr : stdout);
+	dup2(saved, fd);
 	close(saved);
 	return ret;
+}
+
+int synth_plot(int argc, char **argv, const char *out_path)
+{
+	return synth_plot_to(1, argc, argv, out_path);
 }
 
 int synth_plot_rows(const char *name, const struct synth_row *rows, size_t n,

@@ -30,6 +30,8 @@ char *synth_dir(const char *name);
  * the folder cannot be written. The folder's path in dir. */
 int synth_plot_rows(const char *name, const struct synth_row *rows, size_t n,
 		    char *dir, size_t dir_len);
+/* cmd_plot(argc, argv) with fd (1 or 2) into path; its exit code. */
+int synth_plot_to(int fd, int argc, char **argv, const char *path);
 /* cmd_plot(argc, argv) with stdout into out_path; its exit code. */
 int synth_plot(int argc, char **argv, const char *out_path);
 /* The file's text (up to 16K), as a static buffer. */
