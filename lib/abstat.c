@@ -162,9 +162,15 @@ double ab_resolution(const struct ab_stat *st)
 
 unsigned ab_look_at(size_t n, size_t per_look)
 {
-	if (!per_look || !n || n % per_look || n / per_look > AB_LOOKS)
-		return 0;
-	return (unsigned)(n / per_look);
+	for (unsigned k = 1; per_look && k <= AB_LOOKS; k++)
+		if (n == per_look << (k - 1))
+			return k;
+	return 0;
+}
+
+size_t ab_last_look(size_t per_look)
+{
+	return per_look << (AB_LOOKS - 1);
 }
 
 enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st)

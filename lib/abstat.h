@@ -63,9 +63,11 @@ double ab_resolution(const struct ab_stat *st);
 
 /*
  * Repeated looks: `bench ab` samples a case until it is decided. The looks
- * are fixed in advance, at per_look, 2 per_look, ... AB_LOOKS x per_look
- * rounds, and each interval is taken at a / AB_LOOKS (Bonferroni over the
- * looks): whatever the looks' intervals have in common, the chance that any
+ * are fixed in advance, at per_look, 2 per_look, 4 per_look, ... rounds,
+ * each twice the one before (AB_LOOKS of them: 32 per_look at the last), so
+ * that a clear change is decided at the first and a small one gets all the
+ * rounds the time allows; each interval is taken at a / AB_LOOKS
+ * (Bonferroni over the looks): whatever the looks' intervals have in common, the chance that any
  * of them misses is at most a, so stopping at the first look that decides,
  * or earlier when time runs out, keeps the error at a. A look that is never
  * made only costs power.
@@ -73,6 +75,8 @@ double ab_resolution(const struct ab_stat *st);
 #define AB_LOOKS 6
 /* The look that n rounds make (1 .. AB_LOOKS), or 0 when n is none. */
 unsigned ab_look_at(size_t n, size_t per_look);
+/* The rounds of the last look: per_look << (AB_LOOKS - 1). */
+size_t ab_last_look(size_t per_look);
 /* The verdict at a look of n rounds: the interval at a / AB_LOOKS into st.
  * logr is sorted in place. */
 enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st);

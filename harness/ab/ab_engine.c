@@ -27,7 +27,7 @@
 static int ab_add_case(struct ab_run *r, const char *name)
 {
 	struct ab_case *c;
-	size_t max = (size_t)r->o->rounds * AB_LOOKS;
+	size_t max = ab_last_look(r->o->rounds);
 
 	if (r->ncases == AB_MAX_CASES) {
 		fprintf(stderr, "bench ab: more than %d strategies\n", AB_MAX_CASES);

@@ -169,7 +169,7 @@ static void ab_report(const struct ab_run *r, int code, const struct ab_tally *t
 			printf(" %zu %s,", t->v[v], ab_verdict_name((enum ab_verdict)v));
 	if (t->a_failed + t->b_failed)
 		printf(" %zu failed,", t->a_failed + t->b_failed);
-	printf(" B/A per round (%s, timed by this bench from each request to its reply), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases and %d looks, one every %u rounds), threshold %g%%; looks made: %u, stopped by %s; %zu pairs made again (disturbed); %s; exit %d\n",
+	printf(" B/A per round (%s, timed by this bench from each request to its reply), A %s, B %s; Hodges-Lehmann estimate and its %.4g%% interval (signed-rank, alpha %g over %zu cases and %d looks, at %u rounds and each at twice the one before), threshold %g%%; looks made: %u, stopped by %s; %zu pairs made again (disturbed); %s; exit %d\n",
 	       r->o->wall ? "wall time" : "time without waits for a CPU, wall for a strategy on several CPUs",
 	       r->o->exe[0], r->o->exe[1], (1 - r->case_alpha / AB_LOOKS) * 100, r->o->alpha,
 	       r->ncases, AB_LOOKS, r->o->rounds, r->o->threshold * 100, r->looks, r->stopped,

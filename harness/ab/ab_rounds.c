@@ -333,13 +333,13 @@ static void ab_shuffle(size_t *order, size_t n, uint64_t *rng)
 }
 
 /*
- * The rounds: the cases shuffled per round; a look every --rounds rounds,
- * after which a decided case is not run again; until every case is
- * decided, AB_LOOKS looks, or --max-time.
+ * The rounds: the cases shuffled per round; looks at --rounds rounds and
+ * at twice as many each time (abstat.h), after which a decided case is not
+ * run again; until every case is decided, AB_LOOKS looks, or --max-time.
  */
 void ab_rounds(struct ab_run *r)
 {
-	long total = (long)r->o->warmup + (long)r->o->rounds * AB_LOOKS;
+	long total = (long)r->o->warmup + (long)ab_last_look(r->o->rounds);
 	uint64_t rng = r->o->seed;
 	size_t order[AB_MAX_CASES];
 	double start = 0;

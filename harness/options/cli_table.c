@@ -261,7 +261,7 @@ const struct cli_option cli_options[] = {
 	  .choices = ab_caches, .complete = COMPLETE_CHOICES },
 	{ OPTION(OPT_ROUNDS, "rounds", 0, ARG_COUNT, "N", "30",
 	  "rounds to the first look; a case still undecided is sampled on, with\n"
-	  "a look every N rounds, up to 6 looks", AB), .min = 1, .max = 100000 },
+	  "looks at 2N, 4N, ... 32N rounds (6 looks)", AB), .min = 1, .max = 100000 },
 	{ OPTION(OPT_AB_MAX_TIME, "max-time", 0, ARG_COUNT, "SEC", "180",
 	  "no round starts after this many seconds of rounds; the verdicts are\n"
 	  "those of the last look", AB), .min = 1, .max = 86400 },
