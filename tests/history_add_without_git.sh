@@ -4,7 +4,7 @@
 # names (bench.git_describe, reduced to its commit) and the branch
 # "unknown", and `bench history export` shows that row; a folder whose
 # meta.json names no commit is refused (exit 2) and adds nothing.
-. "$(dirname "$0")/cli/lib.sh"
+. "$(dirname "$0")/support/lib.sh"
 cd "$T" || exit 1
 mkdir "$T/nogit"
 

@@ -3,7 +3,7 @@
 # stdout with exit 0; a missing subcommand, an unknown one, a bad option or
 # value, a missing history or results folder is one line on stderr, exit 2,
 # and creates nothing (no database is made for an add that cannot happen).
-. "$(dirname "$0")/cli/lib.sh"
+. "$(dirname "$0")/support/lib.sh"
 cd "$T" || exit 1
 
 for args in "--help" "-h" "add --help" "check -h" "plot --help"; do

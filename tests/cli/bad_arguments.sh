@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bad_arguments.sh - every bad argument gives one line on stderr naming the
 # problem, exit status 2, and creates nothing (no --dir, no results folder).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 D=$T/d/sub
 R=$T/r

@@ -8,7 +8,7 @@
 # that began after the budget was spent is left out, and every case still
 # has at least the minimum counted (more when the machine is quick enough
 # to spend the budget on unsettled ranks). --repeat takes no budget.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1	# no results/ here: the default rates
 
 common=(--workload copy --strategy readwrite,sendfile --size 1M --no-limits --syscalls off

@@ -5,7 +5,7 @@
 # root holds the bench executable and the libraries ldd names; /proc is
 # mounted in a private mount namespace (unshare), so nothing outlives the
 # test. Root only; skipped otherwise.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 is_root || skip "chroot and mount need root"
 for tool in unshare chroot ldd findmnt; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed"

@@ -6,7 +6,7 @@
 # (or a copy of bench's beside a file it does not name),
 # a dataset changed since bench made it (named as kept), a live run's work
 # directory, results.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d
 

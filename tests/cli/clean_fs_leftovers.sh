@@ -4,7 +4,7 @@
 # bench --fs says so at its start, and bench clean unmounts it, detaches the
 # loop device and removes the image and folders - and leaves alone a loop
 # device it did not make. Root only (mount, loop devices, mkfs.ext4).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 if ! is_root; then echo "skip: needs root (mount and loop devices)"; exit 77; fi
 for t in mkfs.ext4 losetup; do
 	command -v "$t" >/dev/null || { echo "skip: $t not found"; exit 77; }

@@ -5,7 +5,7 @@
 # the copy and in the split workload alike, and direct does device I/O.
 # Those rows come after "not ranked", with no xfastest and a note saying
 # why; the fastest page-cache copy of each table is the 1.00x row.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: cannot mount a loop filesystem"
 command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (Debian: xfsprogs)"

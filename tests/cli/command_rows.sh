@@ -8,7 +8,7 @@
 # before the run: named_unrunnable.sh); an interrupted bench kills a running command; a bad
 # --command is one line and exit 2. Nothing is left in the work directory
 # or running after any of them.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 command -v cp >/dev/null || skip "cp is not installed"
 D="$T/d"

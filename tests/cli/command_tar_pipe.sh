@@ -4,7 +4,7 @@
 # the reading side succeeds (here a tar that writes a whole archive, then
 # exits 1), the row fails: the pipe's status is that of any side that
 # failed (pipefail), not only of the last one.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 tar=$(command -v tar) || skip "tar is not installed"
 command -v bash >/dev/null || skip "bash is not installed"

@@ -8,7 +8,7 @@
 # file. A command row's ratio to the fastest command carries the interval
 # made of both medians' intervals, in summary.csv and in the table. Nothing
 # is timed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 QUICK=(--repeat 1 --warmup 0 --syscalls off --no-limits --dir "$D")
 

@@ -4,7 +4,7 @@
 # dry run, a copy as a copy, the others parsed with --help), and none may be
 # refused as a bad value (exit 2). The completion names what the run can
 # select: the tree methods, no limit workload, no `all` for bench copy.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 "$BENCH" --completion bash >"$T/complete.bash" || fail "no completion script"

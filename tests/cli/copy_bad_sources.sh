@@ -2,7 +2,7 @@
 # copy_bad_sources.sh - `bench copy` from sources it cannot copy faithfully:
 # one clear line, exit 2 (an unusable input, as everywhere), and no DST or
 # temporary file left beside it; a folder (a tree) holding a special file too.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 O=$T/out
 mkdir "$O"

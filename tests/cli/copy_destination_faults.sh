@@ -3,7 +3,7 @@
 # DST, same file, read-only filesystem, ENOSPC part way, EXDEV across
 # filesystems. One clear line, exit 1, no partial output. The filesystems
 # are small tmpfs mounts made here (root only; skipped otherwise).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 head -c 4194304 /dev/urandom >"$T/src"
 echo mine >"$T/existing"

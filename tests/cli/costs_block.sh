@@ -3,7 +3,7 @@
 # went: one block, with a line per round whose run count is exact (warm-up
 # runs, and measured runs = the rows of runs.csv) and a line per workload
 # (all its runs); --quiet leaves it out.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 common=(--workload copy --strategy readwrite,splice --size 1M --repeat 3 --warmup 2
 	--syscalls off --no-limits --dir "$T/d")

@@ -5,7 +5,7 @@
 # class `device` in summary.csv, and the page-cache channel is the 1.00x row.
 # On a ramfs (root; skipped otherwise), which refuses O_DIRECT, the channel
 # writes through the page cache: its row is ranked and says why.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 # table_of: the transform table of the last run
 table_of() { awk '/^[a-z]+ · / { on = ($1 == "transform") } on' "$T/.out"; }

@@ -6,7 +6,7 @@
 # nothing is said; a device row keeps its own note. The threshold is set
 # for bench alone with COPYBENCH_DIRTY_BACKGROUND (bytes): 1 byte, which
 # every output crosses, then 1 PiB, which none does.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 NOTE="runs' output over the dirty-background threshold: writeback inside the clock"
 common=(--workload copy --strategy readwrite,direct --size 4M --repeat 2 --warmup 0

@@ -5,7 +5,7 @@
 # given a small file) and must exit 0; a subcommand's options must each be
 # in its --help. Inline `bench ...` spans, and lines with placeholders, get
 # the option check only. DOCS_DIR overrides where the Markdown is read.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 DOCS=${DOCS_DIR:-${SOURCE_DIR:?SOURCE_DIR names the source tree}}
 SUBCOMMANDS=" list copy gen evict check ab baseline plot clean columns history "

@@ -48,7 +48,7 @@
 # one of the verdicts 0, 1 or 3 (never a usage error 2), since what the
 # verdict is depends on the machine; an example marked "as root" (--fs,
 # --tune), not as root, exits 2. DOCS_DIR overrides where the Markdown is read.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 DOCS=${DOCS_DIR:-${SOURCE_DIR:?SOURCE_DIR names the source tree}}
 SMALL=64K
 STAMP="^(.*)results/<[^ ]*>(.*)\$"

@@ -4,7 +4,7 @@
 # in harness/options/cli_table.c without regenerating the docs fails here
 # (build/bench --help-markdown > docs/options.md). Also: every command's
 # section is there, and every option of its --help is in its table.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 DOC=${SOURCE_DIR:?SOURCE_DIR names the source tree}/docs/options.md
 
 run "$BENCH" --help-markdown

@@ -8,7 +8,7 @@
 # the files it makes in its scratch copy, so its own names are left out. A
 # folder's CMakeLists.txt names files as CMake reads them, relative to that
 # folder (the tests' folders in tests/CMakeLists.txt are under tests/).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "${SOURCE_DIR:?SOURCE_DIR names the source tree}" || exit 1
 
 roots='harness|lib|strategies|workloads|datasets|tests|tools|plots|docs|\.ci'

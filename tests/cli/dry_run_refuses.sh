@@ -3,7 +3,7 @@
 # with the same line on stderr and the same exit status, before any work:
 # an unknown --fs, a file as --dir, a read-only --dir, a --size that does
 # not fit the free space. Neither leaves anything behind.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 common=(--strategy readwrite --no-limits --repeat 1 --warmup 0 --quiet)
 

@@ -4,7 +4,7 @@
 # bench plot without results or with a folder that is not one, a read-only
 # --dir for a run and for bench list alike; and what is no error is not one
 # (bench columns without --markdown, its only format).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 # A copy of bench outside its build tree works as installed (results/ under
 # the current directory), so the source tree's own results/ (a quick start

@@ -4,7 +4,7 @@
 # machine.first_touch_us_huge, µs per 4 KiB) and under the table's first
 # line, the same figures: a positive number below a tenth of a second per
 # page, the huge-page one null exactly when the kernel has THP off.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 
 run "$BENCH" --strategy readwrite --size 1M --repeat 1 --warmup 0 --syscalls off --no-limits \

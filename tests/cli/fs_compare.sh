@@ -6,7 +6,7 @@
 # is and kept; SIGINT at any stage (while making, mid-run, pressed again and
 # again) leaves no mount, no loop device and no file; without root, or with
 # an unknown name, one line and exit 2.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: bench --fs makes and mounts filesystems"
 for t in mkfs.xfs mkfs.btrfs; do

@@ -7,7 +7,7 @@
 # size the filesystem reports and its mount options (a 256M image, which
 # mke2fs alone would make with 1 KiB blocks); for the path, that
 # bench did not make it, and its block size.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: bench --fs makes and mounts filesystems"
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed (tools/deps.sh)"

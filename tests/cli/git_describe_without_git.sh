@@ -6,7 +6,7 @@
 # with the branch's ref loose, packed (after git gc), and from a worktree (a
 # .git file naming its git folder and a common one); outside a checkout it
 # says "unknown". git itself is needed here only to make the repository.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v git >/dev/null || skip "git is not installed (needed to make the scratch repository)"
 SCRIPT=${SOURCE_DIR:?SOURCE_DIR names the source tree}/tools/git-describe.cmake
 

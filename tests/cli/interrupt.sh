@@ -2,7 +2,7 @@
 # interrupt.sh - SIGINT/SIGTERM at each stage of a run: the children stop,
 # temporary and partial files go, the results of the runs already done are
 # kept (complete files, never half of one), and bench exits 130/143.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 

@@ -3,7 +3,7 @@
 # identifying columns (sizes, counts, flags) that a run's JSON gives as
 # numbers and booleans, bench check's JSON gives the same way, not as
 # strings.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 run "$BENCH" --strategy readwrite --size 64K --repeat 3 --warmup 0 --no-limits --quiet --syscalls off \

@@ -5,7 +5,7 @@
 # for it), `bench check` does not compare one with the other, and `bench
 # history` keeps them as two cases. A strategy that takes neither knob has
 # 0 in both columns whatever the options say.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 D=$T/d
 

@@ -8,7 +8,7 @@
 # buffer (with huge pages, fewer than half of them: a sanitizer build's
 # child takes about 2 000 for its own start-up), where faulting both
 # buffers per run took twice that many or more (32 834 seen).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 size_mib=32
 pages=$((size_mib * 256))

@@ -7,7 +7,7 @@
 # worker's stack page), not one per page or huge page of the copy. A slice
 # first touched inside the clock costs one fault per 2 MiB with huge pages
 # (32 for memcpy-mt's caller slice here on 2 CPUs) and one per 4 KiB without.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 # NUMA balancing's hinting faults are minor faults the kernel makes at will
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)

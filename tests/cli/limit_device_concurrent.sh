@@ -8,7 +8,7 @@
 # --queue-depth). Every concurrent cold copy (parallel, io_uring) names the
 # fastest device row of its dataset and size as its limit; readwrite, one
 # stream, the fastest of the one-stream rows.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 cpus=$(getconf _NPROCESSORS_ONLN)
 # rows_of FOLDER: "runs threads verified cold" of the device-read-mt runs;

@@ -8,7 +8,7 @@
 # rows, device-read-mt left out); warm copies are divided by the faster of
 # the one-CPU rows (memcpy, memcpy-movsb), the multi-CPU `parallel` by the
 # fastest memory row.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 run "$BENCH" --strategy readwrite,parallel --dataset random,sparse --size 8M --cache both \
 	--repeat 2 --syscalls off --dir "$T/d" --out "$T/res" --quiet

@@ -2,7 +2,7 @@
 # man_page.sh - the man page made from --help (help2man with
 # tools/man-include.sh) shows each example on a line of its own and has a
 # section for each subcommand with its options.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v help2man >/dev/null || skip "help2man is not installed"
 command -v man >/dev/null || skip "man is not installed"
 

@@ -3,7 +3,7 @@
 # every field present and of its type, parsed with jq), and the exports
 # --export-json/--export-csv/--export-markdown are written beside the table:
 # the same cases, every measured run's time in the JSON, schema_version set.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d

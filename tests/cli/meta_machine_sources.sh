@@ -3,7 +3,7 @@
 # source says, read here by other means (uname, getconf, grep and sed on
 # /proc and /sys): a field written from the wrong source shows. A source
 # this machine lacks must be written as "" or null.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 R=$T/r
 run "$BENCH" --strategy readwrite --size 64K --repeat 1 --syscalls off --no-limits \

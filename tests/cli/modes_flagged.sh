@@ -9,7 +9,7 @@
 # the machine's steal and reporting out (disturb.h): a disturbed slow run
 # would be rerun as a fast one (tests/cli/disturbed_by_share_not_by_length.sh
 # tests that rule on its own).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 
 COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 run "$BENCH" --workload copy --strategy throttled \

@@ -4,7 +4,7 @@
 # a --command whose program is missing, --cache cold where the datasets live
 # in memory (tmpfs), --plot without gnuplot, and a run whose every case
 # turned out unavailable.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 D="$T/d"
 common=(--workload copy --size 64K --repeat 2 --warmup 1 --no-limits --quiet)

@@ -6,7 +6,7 @@
 # unusable --dir of bench list is an error; bench list --format json; the
 # bash completion made from the table; --dry-run plans, prints and leaves
 # nothing.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 for c in "" list copy gen evict check ab baseline plot clean columns history \

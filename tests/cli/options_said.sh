@@ -4,7 +4,7 @@
 # warning line on stderr (the run goes on); --export-json - writes the JSON
 # to stdout (no file named -); bench clean --dry-run lists what it would
 # remove and removes nothing.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 D=$T/d
 

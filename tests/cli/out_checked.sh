@@ -5,7 +5,7 @@
 # refused without --force, and --force replaces them, its old charts gone
 # too, so that new CSVs never sit beside old charts. A name without a slash
 # (--out R) is a folder of the current directory.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 D="$T/d"
 common=(--strategy readwrite --size 64K --repeat 1 --warmup 0 --syscalls off --no-limits --quiet)

@@ -3,7 +3,7 @@
 # files it made, and takes away its work directory; someone else's file
 # with a dataset's name is refused, never replaced. Also the RAM budget of
 # strategies that hold a whole file, and ENOSPC in the middle of a run.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d
 R=$T/r

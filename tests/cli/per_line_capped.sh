@@ -3,7 +3,7 @@
 # on at most 4M of input, in a group of their own whose header says why;
 # the batched cases run at the size asked for, under a plain header; and
 # --batch-lines 1 runs per-line sends at the size asked for, with no note.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 NOTE='per-line cases on 4M whatever --size: their MiB/s does not depend on size'
 common=(--workload transform --strategy pipe --repeat 1 --warmup 0 --syscalls off --no-limits

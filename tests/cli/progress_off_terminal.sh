@@ -4,7 +4,7 @@
 # line with the round and the case and the time left by the plan's estimate,
 # the rounds counted as planned (the counting round and the measured ones;
 # retries count past them).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 run "$BENCH" --strategy readwrite,sendfile --size 64K --repeat 2 --no-limits \
 	--dir "$T/d" --out "$T/r"

@@ -8,7 +8,7 @@
 #    run in a later round, in that round's shuffled place: not right after
 #    the disturbed one (a handful may land there by chance, never most);
 #  - no hook: no run says `test`.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 
 # rows R COLS [FILE]: FILE's (runs.csv's) columns by name, comma separated,

@@ -4,7 +4,7 @@
 # patterns never pick a test-only strategy; an item that matches nothing is
 # one line on stderr, exit 2. What was selected is read from summary.csv
 # (unavailable strategies have rows too).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 D=$T/d
 

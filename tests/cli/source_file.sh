@@ -5,7 +5,7 @@
 # beside it. A file that changes during the run is refused: one line, exit
 # 1, no results (the test-only strategy touch-source changes its source
 # after its copy, so the change is certain and needs no timing).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" "$T/mine" && cd "$T/cwd" || exit 1
 D=$T/d
 F=$T/mine/photo.raw

@@ -4,7 +4,7 @@
 # /proc/sys/fs/pipe-max-size when the buffer is larger), io_uring's buffer
 # mode (1 registered, 0 plain when registering fails: under a memlock limit
 # of 0 for a user without CAP_IPC_LOCK); empty for the other strategies.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 
 # col DIR STRATEGY COLUMN: that column of the strategy's runs, distinct values.

@@ -3,7 +3,7 @@
 # their usage on stdout, nothing on stderr, exit 0 and touch nothing; their
 # bad options give one line on stderr and exit 2. Every command `bench --help`
 # lists (and `columns`) answers --help so.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 # expect_help NAME FIRST_LINE CMD...: exit 0, stdout starts with FIRST_LINE,

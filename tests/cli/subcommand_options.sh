@@ -2,7 +2,7 @@
 # subcommand_options.sh - bench check, bench baseline and bench plot: --help
 # and -h print their usage on stdout and exit 0; a bad option or argument is
 # one line on stderr naming it, exit 2.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 for cmd in check baseline plot; do

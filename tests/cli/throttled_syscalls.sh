@@ -3,7 +3,7 @@
 # of readwrite and nothing else: at any COPYBENCH_THROTTLE_PCT its counted
 # system calls are readwrite's, call by call, so that a history or a check
 # sees the slowdown as a timing change, not as changed system calls.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 
 # calls DIR STRATEGY: "name=count" of the strategy's counting run, sorted.

@@ -8,7 +8,7 @@
 # case; and what a tree may not hold (a symlink, a special file, an entry
 # that cannot be read), a tree that changes during the run and a
 # filesystem that fills half-way are each one clear line, leaving nothing.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d
 QUICK=(--repeat 1 --warmup 0 --syscalls off --no-limits --quiet)

@@ -4,7 +4,7 @@
 # copy_file_range and the pool clone every file and are marked; readwrite and
 # uring copy the bytes and are not. On ext4, which cannot share extents,
 # nothing is marked (its FIEMAP is skipped).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: bench --fs makes and mounts filesystems"
 [ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"

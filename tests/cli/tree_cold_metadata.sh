@@ -6,7 +6,7 @@
 # --drop-caches the walk reads next to nothing (folders and inodes stay
 # cached, as the row says); with it the walk must read them from the device, so the
 # check of the cold state may not bring them back.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: --drop-caches and bench --fs need root"
 [ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"

@@ -7,7 +7,7 @@
 # before it starts (tests/cli/named_unrunnable.sh); asked for both, the warm
 # case runs and the cold one must be found out by its residency. Needs a
 # tmpfs of its own (root).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 mount_tmpfs "$T/tm" 64M || skip "cannot mount a tmpfs (needs root)"
 QUICK=(--strategy readwrite --cache both --repeat 1 --warmup 0 --syscalls off --no-limits --quiet)

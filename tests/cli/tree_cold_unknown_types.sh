@@ -3,7 +3,7 @@
 # without their type (ext4 made without the filetype feature: readdir says
 # DT_UNKNOWN), a cold tree still evicts and checks every file: the cache
 # walk asks fstatat what an entry is and descends into folders.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: mounting a loop filesystem needs root"
 [ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"

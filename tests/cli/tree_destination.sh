@@ -7,7 +7,7 @@
 # one takes the same inodes, and its rows say "reused". Inode numbers come
 # from the COPYBENCH_TEST_INODES hook: "<seq> <inode>" a line per entry of
 # each verified output. Nothing is timed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: mounting a loop filesystem needs root"
 [ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"

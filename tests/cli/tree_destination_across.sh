@@ -8,7 +8,7 @@
 # ext4 spreads its subfolders by a hash of their names) and made again
 # while they land in a noted group. Inode numbers come from the
 # COPYBENCH_TEST_INODES hook; nothing is timed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: mounting a loop filesystem needs root"
 [ -e /dev/loop-control ] || skip "no loop devices here (/dev/loop-control)"

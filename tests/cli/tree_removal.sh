@@ -6,7 +6,7 @@
 # removal and nothing is left. The order comes from the COPYBENCH_TEST_EVENTS
 # hook (a line per run when its child was reaped, a line per step of the
 # removal, a line when the table was printed). Nothing is timed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 FILES=300
 LEAVES=100	# a generated tree of 100 files or more: 10 folders of 10 leaves

@@ -3,7 +3,7 @@
 # the rest is: bench list (table and JSON), --help (--all runs it,
 # --strategy names its methods); a tree run's heading says its files as
 # "N x S" and does not repeat the workload.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
 run "$BENCH" list --dir "$T"

@@ -3,7 +3,7 @@
 # off for the run (page_reporting_order 11) and puts the old value back at
 # the end, also when the run is interrupted. Skipped where the kernel has no
 # free-page reporting or without root.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 param=/sys/module/page_reporting/parameters/page_reporting_order
 is_root || skip "not root: --tune changes a kernel parameter"

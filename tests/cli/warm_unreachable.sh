@@ -5,7 +5,7 @@
 # recorded as warm, and since no case asked for could run, bench says so
 # and exits 2 (named_unrunnable.sh). As root, with a
 # memory cgroup (v1 or v2) this process may make; skipped otherwise.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 is_root || skip "not root: cannot make a memory cgroup"
 # A sanitizer's own memory (shadow, quarantine) does not fit the 48 MiB the

@@ -6,7 +6,7 @@
 # cannot see it). bench exits 1, the row says how many bytes were holes, and
 # readwrite beside it (which writes every byte) verifies, its output_blocks
 # covering the whole size.
-. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 D=$T/d
 run "$BENCH" --strategy holes,readwrite --dataset zero --size 256K --repeat 2 --warmup 0 \
 	--syscalls off --no-limits --dir "$D" --out "$T/r"

@@ -19,7 +19,7 @@
 # (COPYBENCH_THROTTLE_EVERY_OTHER_MS), so that its row may have two modes
 # (the order of a round decides which of its runs those are); a second
 # invocation runs it alone, where they alternate.
-. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 D=$T/d
 R=$T/r

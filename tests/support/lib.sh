@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# lib.sh - helpers for the command-line tests: a temp dir removed on exit,
-# expectations on exit status, the exact stderr line, and what is on disk.
+# lib.sh - helpers for the test scripts (cli/, e2e/, docs/ and the others):
+# a temp dir removed on exit, expectations on exit status, the exact stderr
+# line, and what is on disk.
 #
 # Each test script sources this file, calls expect_* and ends with finish.
 # BENCH is the bench executable (set by CTest). Exit: 0 pass, 1 fail, 77 skip.
