@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_strategies_basic.c - every available strategy copies exactly.
+ * strategy_copy_exact_sizes.c - every available strategy copies exactly.
  *
  * For each strategy in the table whose probe accepts the test directory:
  * copy files of awkward sizes (0, 1, around a page, a few MiB plus odd

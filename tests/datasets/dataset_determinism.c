@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_dataset.c - datasets are reproducible from (kind, size, seed), their
- * recorded hash is the hash of what is on disk, each kind has the documented
- * shape, and dataset_ensure reuses a file only while its manifest matches.
+ * dataset_determinism.c - datasets are reproducible from (kind, size, seed),
+ * their recorded hash is the hash of what is on disk, each kind has the
+ * documented shape, and dataset_ensure reuses a file only while its manifest
+ * matches.
  */
 #include "testutil.h"
 #include "dataset.h"

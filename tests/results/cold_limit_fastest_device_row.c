@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * cold_limit_device_rows.c - which limit row a cold copy is divided by, on
- * synthetic rows whose medians are known: a concurrent cold page-cache copy
- * (parallel, io_uring) by the fastest of the three device rows, the
- * concurrent one (device-read-mt) included, whichever it is; a
+ * cold_limit_fastest_device_row.c - which limit row a cold copy is divided
+ * by, on synthetic rows whose medians are known: a concurrent cold
+ * page-cache copy (parallel, io_uring) by the fastest of the three device
+ * rows, the concurrent one (device-read-mt) included, whichever it is; a
  * single-stream one (readwrite) by the faster of the single-stream rows
  * (device-read, device-direct), with device-read-mt apart when it is the
  * fastest; `direct` by device-direct only; and %limit is the copy's MiB/s

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_strategies_fast.c - splice, io_uring, parallel and direct copy
+ * fast_strategies_exact.c - splice, io_uring, parallel and direct copy
  * byte-exact: whole files and ranges at odd offsets, every size edge, a
  * range of buffer sizes, queue depths and thread counts; ranges beyond
  * 4 GiB; a source shorter than len gives -ENODATA. Strategies whose probe

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_direct_probe.c - the direct strategy's probe names the file system
- * that refuses O_DIRECT, in the exact words the results show.
+ * direct_probe_names_filesystem.c - the direct strategy's probe names the
+ * file system that refuses O_DIRECT, in the exact words the results show.
  *
  * tmpfs refuses O_DIRECT before Linux 6.6 and accepts it since, so for tmpfs
  * the test first asks the kernel itself and then expects the probe to agree:

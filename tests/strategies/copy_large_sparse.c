@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_large_sparse.c - every strategy that can take it copies a file larger
+ * copy_large_sparse.c - every strategy that can take it copies a file larger
  * than 4 GiB exactly: offsets and lengths past 2 GiB and 4 GiB are where
  * 32-bit counters, int return values and per-call limits go wrong.
  *

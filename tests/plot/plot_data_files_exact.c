@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * plot_data_exact.c - the data files bench plot writes, checked exactly.
+ * plot_data_files_exact.c - the data files bench plot writes, checked exactly.
  * cpu-split splits only the rows whose CPU time rusage can split: a row under
  * 5 clock ticks of CPU a run (sysconf(_SC_CLK_TCK); sampled all user or all
  * system) is drawn unsplit, its total in the last column, and named in the

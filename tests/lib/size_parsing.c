@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_units.c - parse_size accepts exactly the sizes people write and
+ * size_parsing.c - parse_size accepts exactly the sizes people write and
  * rejects the rest with the right error; format_size prints the shortest
  * exact form and parses back to the same number.
  */

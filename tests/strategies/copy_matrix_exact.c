@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_copy_matrix.c - every strategy in the registry that can run here
+ * copy_matrix_exact.c - every strategy in the registry that can run here
  * copies every dataset kind at sizes around the page and buffer boundaries
  * byte-exactly. The test walks strategy_table, so a new strategy is covered
  * the moment it is registered.

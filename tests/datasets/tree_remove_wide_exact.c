@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tree_remove_wide.c - a tree removed with many removals in flight is gone
- * whole, and the count of what was removed is exact: a flat folder of many
- * files (more than the removers take at once), a chain of nested folders,
- * empty folders, a name with a newline, an empty file, a path longer than
- * PATH_MAX (removed by folder descriptors); one remover and
- * many give the same count; a plain file is unlinked; a missing path is
- * nothing to do.
+ * tree_remove_wide_exact.c - a tree removed with many removals in flight is
+ * gone whole, and the count of what was removed is exact: a flat folder of
+ * many files (more than the removers take at once), a chain of nested
+ * folders, empty folders, a name with a newline, an empty file, a path
+ * longer than PATH_MAX (removed by folder descriptors); one remover and many
+ * give the same count; a plain file is unlinked; a missing path is nothing
+ * to do.
  */
 #include "testutil.h"
 #include "treegen.h"
@@ -123,5 +123,5 @@ int main(void)
 	CHECK_EQ_U64(tree_remove_wide(root, 4, NULL), 0);	/* gone: nothing to do */
 
 	test_cleanup_dir();
-	return test_report("tree_remove_wide");
+	return test_report("tree_remove_wide_exact");
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * tree_dataset.c - generated trees are reproducible from (files, size,
- * seed): the same seed makes the same tree hash, another seed another; the
- * hash recorded when generating is the hash of what a walk finds on disk;
- * the source-tree mix draws sizes of its own; the hash covers names, sizes
- * and bytes (one byte, one name or one size changed is seen, and named by
- * tree_first_difference); an empty folder missing from a copy, or one
- * more in it, changes the hash (a copy that drops an empty folder fails
- * verification); a tree with a symlink or a special file is
- * refused with a line naming it; dataset_ensure reuses a tree only while it
- * is unchanged, and dataset_clean removes it.
+ * tree_dataset_deterministic_and_verified.c - generated trees are
+ * reproducible from (files, size, seed): the same seed makes the same tree
+ * hash, another seed another; the hash recorded when generating is the hash
+ * of what a walk finds on disk; the source-tree mix draws sizes of its own;
+ * the hash covers names, sizes and bytes (one byte, one name or one size
+ * changed is seen, and named by tree_first_difference); an empty folder
+ * missing from a copy, or one more in it, changes the hash (a copy that
+ * drops an empty folder fails verification); a tree with a symlink or a
+ * special file is refused with a line naming it; dataset_ensure reuses a
+ * tree only while it is unchanged, and dataset_clean removes it.
  */
 #include "testutil.h"
 #include "dataset.h"
@@ -279,5 +279,5 @@ int main(void)
 		tree_remove(p);
 	}
 	test_cleanup_dir();
-	return test_report("tree_dataset");
+	return test_report("tree_dataset_deterministic_and_verified");
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_stats_csv.c - summary statistics on known samples, and CSV written
+ * stats_and_csv_exact.c - summary statistics on known samples, and CSV written
  * atomically then read back field for field (quotes, commas, newlines), and
  * malformed CSV refused with the line named.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * declared_syscalls.c - every strategy's and channel's .syscalls is what it
- * really calls, by the rule in strategies/strategy.h (channels: the rule in
- * workloads/channels/channel.h).
+ * declared_syscalls_match_counts.c - every strategy's and channel's
+ * .syscalls is what it really calls, by the rule in strategies/strategy.h
+ * (channels: the rule in workloads/channels/channel.h).
  *
  * Each available strategy copies a 4 MiB file once in a counted child (the
  * harness's own child runner and counting session); each available channel

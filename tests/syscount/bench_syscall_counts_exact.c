@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_bench_syscalls.c - the syscall counts bench reports, end to end:
+ * bench_syscall_counts_exact.c - the syscall counts bench reports, end to end:
  *   - readwrite with a 64 KiB buffer on a 64 MiB file: exactly 1024 pread64
  *     and 1024 pwrite64 (+1 fadvise64), by both mechanisms, in `bench copy
  *     --count-syscalls` and in a run's syscalls.csv;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * direct_unaligned_parts.c - what the direct strategy does with a split
- * part, whose source offset follows a newline: it must read the source with
- * O_DIRECT (the page cache stays empty over the part) and copy its bytes
- * exactly, at offsets 1, 4095, 4097 and 1 MiB + 17, for lengths with and
- * without a tail. A part that fell back to buffered reads would fill the
- * page cache (mincore). Skips where O_DIRECT is refused or the source
- * cannot be evicted (tmpfs).
+ * direct_unaligned_parts_read_direct.c - what the direct strategy does with
+ * a split part, whose source offset follows a newline: it must read the
+ * source with O_DIRECT (the page cache stays empty over the part) and copy
+ * its bytes exactly, at offsets 1, 4095, 4097 and 1 MiB + 17, for lengths
+ * with and without a tail. A part that fell back to buffered reads would
+ * fill the page cache (mincore). Skips where O_DIRECT is refused or the
+ * source cannot be evicted (tmpfs).
  */
 #include "strategy.h"
 #include "testutil.h"
@@ -106,5 +106,5 @@ int main(void)
 	close(src);
 	free(src_bytes);
 	test_cleanup_dir();
-	return test_report("direct_unaligned_parts");
+	return test_report("direct_unaligned_parts_read_direct");
 }
