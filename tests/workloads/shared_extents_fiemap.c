@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const struct copy_strategy strategy_copy_file_range;
 extern const struct copy_strategy strategy_readwrite;
@@ -43,7 +45,10 @@ static int copy_and_look(const struct copy_strategy *s, const char *dir,
 	bool shared = false;
 	int ret;
 
-	snprintf(dst, sizeof(dst), "%s/dst-%s", dir, s->name);
+	if (snprintf(dst, sizeof(dst), "%s/dst-%s", dir, s->name) >= (int)sizeof(dst)) {
+		fprintf(stderr, "%s: destination path too long\n", s->name);
+		return -1;
+	}
 	ret = copyutil_copy_verify(s, src, dst, size, hash, why, sizeof(why));
 	if (ret) {
 		fprintf(stderr, "%s copy failed: %s\n", s->name, why);
