@@ -15,7 +15,7 @@
  * unimodal set with a 3 % spread is not split. The standard deviation, not
  * the MAD: a side of three runs has a MAD as small as the closer pair, and
  * with it unimodal sets of a 10 % spread were split 2.5 times as often.
- * What the rule does on simulated sets (tests/modes_detected.c prints it):
+ * What the rule does on simulated sets (tests/lib/modes_detected.c prints it):
  * log-normal run times of a 3 % spread, 8 to 20 runs, are never split; of
  * a 10 % spread, about 1 set in 70 of 8 to 10 runs is (the same gap then
  * stands out by chance); a 25 / 35 ms mixture of 9 runs with a 3 % spread

@@ -63,7 +63,7 @@ double stats_median_halfwidth(const struct stats *st);
 /*
  * The adaptive stopping rule on n samples: false while n < min, true from
  * max on; between them, true once the median's 95 % interval (above) is
- * within +-target of it. tests/stopping_rule_unbiased.c checks by
+ * within +-target of it. tests/lib/stopping_rule_unbiased.c checks by
  * simulation that stopping by it does not bias the median.
  */
 bool stats_enough_runs(const double *samples, size_t n, size_t min, size_t max, double target);

@@ -12,7 +12,8 @@
  * How many calls: ceil(len / buffer) pread64 and as many pwrite64 (+1 pread64
  * that sees end of file when the source is shorter than len) and one
  * fadvise64. Which calls is .syscalls at the bottom: a fact that
- * tests/declared_syscalls.c checks (the rule is in strategy.h).
+ * tests/strategies/declared_syscalls_match_counts.c checks (the rule is in
+ * strategy.h).
  */
 #include "strategy.h"
 #include "fileio.h"

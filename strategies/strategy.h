@@ -87,8 +87,8 @@ enum strategy_flags {
  * filesystem, the strategy's default buffer, two threads, default queue
  * depth, no COPYBENCH_* environment. A name ending in '?' is made only under
  * a condition the strategy's header comment states (a range, a filesystem,
- * a fallback, timing). tests/declared_syscalls.c copies once with every
- * available strategy, counts, and fails unless
+ * a fallback, timing). tests/strategies/declared_syscalls_match_counts.c
+ * copies once with every available strategy, counts, and fails unless
  *   - every name is one syscount counts by name,
  *   - every name without '?' was called at least once,
  *   - nothing else was called but what libc may call on its own account

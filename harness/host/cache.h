@@ -49,7 +49,7 @@ int cache_set_report(const char *path, enum cache_mode mode, bool use_drop_cache
 /*
  * A test hook: with COPYBENCH_TEST_DROP_FAIL=1 in the environment the
  * drop_caches write is not made and fails with EIO, as a kernel that
- * refuses it would (tests/cli/tree_cold_metadata.sh).
+ * refuses it would (tests/cli/tree_cold_drops_folders_and_inodes.sh).
  */
 #define CACHE_DROP_FAIL_ENV "COPYBENCH_TEST_DROP_FAIL"
 

@@ -158,7 +158,8 @@ int runner_remove_stale_workdirs(const char *dir, bool dry, void (*removed)(cons
  * A test hook: with COPYBENCH_TEST_EVENTS=FILE in the environment, each run
  * (when its child was reaped: its clock is over) and each step of the work
  * directory's removal appends a line to FILE, so that a test can see their
- * order without timing anything (tests/cli/tree_removal.sh).
+ * order without timing anything
+ * (tests/cli/tree_outputs_removed_after_last_run.sh).
  */
 void runner_test_event(const char *fmt, ...)
 {

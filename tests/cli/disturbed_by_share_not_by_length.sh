@@ -14,7 +14,7 @@
 #    faults a slow run) marks every slow run with its cause, so the causes
 #    are judged on every machine; the case's retry budget (one a planned
 #    run: 10) is spent on them.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 
 # one_run NAME ENV=VALUE: the two-mode case under that made-up load; its
 # runs as "seq wall_ms disturbed retried verified" in $T/NAME.runs

@@ -8,7 +8,7 @@
 # required, no others: a key renamed, added, dropped or given another type
 # fails here until the schema (and schema_version, when a reader would
 # break) says so.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "Debian's python3 is not installed (tools/deps.sh installs it)"
 "$PY" -c 'import jsonschema' 2>/dev/null ||

@@ -4,7 +4,7 @@
 # memcpy, memcpy-movsb and memcpy-mt writes two buffers of at least 64 MiB
 # before the clock, so the child's largest resident set is at least
 # 128 MiB (a 1 MiB row that measured the CPU's caches held 2 MiB).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../support/lib.sh"
 run "$BENCH" --strategy readwrite --size 1M --repeat 2 --syscalls off --dir "$T/d" --out "$T/r" --quiet
 expect_eq run_rc "$RC" 0
 small=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

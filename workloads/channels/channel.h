@@ -74,8 +74,9 @@ struct channel {
 	/*
 	 * The calls of open, side, reserve, send, drain and close for one
 	 * stream of a few MiB between the two processes, comma separated: a
-	 * checked fact by the rule in strategy.h (tests/declared_syscalls.c;
-	 * the test's own fork, wait4 and exit_group are not the channel's).
+	 * checked fact by the rule in strategy.h
+	 * (tests/strategies/declared_syscalls_match_counts.c; the test's own
+	 * fork, wait4 and exit_group are not the channel's).
 	 */
 	const char *syscalls;
 	/* Can it run here? 0, or -errno with a short reason. NULL: always. */

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# source_file_copied_or_refused_when_changed.sh - --source FILE times the copy
+# strategies on the user's own file: no dataset is generated, every copy is
+# verified against the hash taken before the run, the file is left as it was,
+# and nothing is written beside it. A file that changes during the run is
+# refused: one line, exit 1, no results (the test-only strategy touch-source
+# changes its source after its copy, so the change is certain and needs no
+# timing).
+. "$(dirname "$0")/../support/lib.sh"
+mkdir "$T/cwd" "$T/mine" && cd "$T/cwd" || exit 1
+D=$T/d
+F=$T/mine/photo.raw
+head -c 300001 /dev/urandom >"$F"
+before=$(sha256sum <"$F")
+stamp=$(stat -c '%s %Y %Z %i' "$F")
+
+run "$BENCH" --source "$F" --strategy readwrite,copy_file_range --repeat 2 --syscalls off \
+	--no-limits --dir "$D" --out "$T/r" --quiet
+expect_eq run_rc "$RC" 0
+expect_eq rows "$(tail -n +2 "$T/r/summary.csv" | cut -d, -f1-4 | LC_ALL=C sort | tr '\n' ' ')" \
+	"copy,copy_file_range,file,300001 copy,readwrite,file,300001 "
+# every run verified (a run disturbed from outside is run again: 2 or more)
+col() { head -n 1 "$T/r/summary.csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+expect_eq all_verified "$(tail -n +2 "$T/r/summary.csv" | cut -d, -f"$(col runs),$(col verified_runs)" |
+	awk -F, '$1 >= 2 && $1 == $2 { n++ } END { print n }')" 2
+expect_eq file_unchanged "$(sha256sum <"$F")" "$before"
+expect_eq stamp_unchanged "$(stat -c '%s %Y %Z %i' "$F")" "$stamp"
+expect_eq nothing_beside_it "$(ls -A "$T/mine")" "photo.raw"
+expect_eq no_dataset_made "$(ls -A "$D")" ""
+expect_eq nothing_in_cwd "$(ls -A)" ""
+if command -v jq >/dev/null; then
+	expect_eq meta_source "$(jq -c '.source | [.path, .size_bytes, (.xxh3 | length)]' "$T/r/meta.json")" \
+		"[\"$F\",300001,16]"
+fi
+
+# Changed during the run: refused, nothing kept.
+expect_eq refuse_rc "$("$BENCH" --source "$F" --strategy touch-source --repeat 1 --warmup 0 \
+	--syscalls off --no-limits --dir "$D" --out "$T/r2" --quiet >"$T/.out" 2>"$T/.err"; echo $?)" 1
+expect_eq refuse_line "$(cat "$T/.err")" \
+	"bench: --source '$F' changed during the run (its mtime changed): no results kept"
+expect_eq refuse_no_results "$(ls -A "$T" | grep -c '^r2$')" 0
+expect_eq refuse_no_table "$(cat "$T/.out")" ""
+
+# What --source refuses before any work.
+mkfifo "$T/mine/fifo"
+: >"$T/mine/empty"
+expect_fail with_size 2 "bench: --source copies your file as it is: --all, --dataset and --size do not go with it" \
+	"$BENCH" --source "$F" --size 1M --dir "$D"
+expect_fail with_workload 2 "bench: --source '$F' is a file: workload 'split' does not take one (copy does)" \
+	"$BENCH" --source "$F" --workload split --dir "$D"
+mkdir "$T/tree" && echo a >"$T/tree/a"
+expect_fail file_with_tree 2 "bench: --source '$F' is a file: workload 'tree' does not take one (copy does)" \
+	"$BENCH" --source "$F" --workload tree --dir "$D"
+expect_fail folder_with_copy 2 "bench: --source '$T/tree' is a folder: workload 'copy' does not take one (tree does)" \
+	"$BENCH" --source "$T/tree" --workload copy --dir "$D"
+# the workload a source takes may be named
+run "$BENCH" --source "$F" --workload copy --strategy readwrite --dir "$D" --dry-run
+expect_eq file_with_copy "$RC" 0
+run "$BENCH" --source "$T/tree" --workload tree --strategy readwrite --dir "$D" --dry-run
+expect_eq folder_with_tree "$RC" 0
+expect_fail missing 2 "bench: --source '$T/mine/none': No such file or directory" \
+	"$BENCH" --source "$T/mine/none" --dir "$D"
+expect_fail directory_with_fifo 2 "bench: --source '$T/mine': fifo: is a special file (trees of regular files and folders only)" \
+	"$BENCH" --source "$T/mine" --dir "$D"
+expect_fail fifo 2 "bench: --source '$T/mine/fifo': is not a regular file" \
+	"$BENCH" --source "$T/mine/fifo" --dir "$D"
+expect_fail empty 2 "bench: --source '$T/mine/empty': is empty" \
+	"$BENCH" --source "$T/mine/empty" --dir "$D"
+# A source of an odd size: its heading rounds it and keeps the exact count
+head -c 3000000 /dev/zero >"$T/mine/odd.bin"
+run "$BENCH" --source "$T/mine/odd.bin" --strategy readwrite --repeat 1 --warmup 0 --no-limits \
+	--syscalls off --quiet --dir "$D" --out "$T/odd-res"
+expect_eq odd_rc "$RC" 0
+expect_eq odd_heading "$(grep -c '^copy · file · 2\.9M (3000000 bytes) · warm cache$' "$T/.out")" 1
+finish
