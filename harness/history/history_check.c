@@ -35,8 +35,7 @@
  * them.
  */
 #include "history_internal.h"
-#include "check_internal.h"
-#include "checkset_internal.h"
+#include "check.h"
 #include "stats.h"
 
 #include <errno.h>

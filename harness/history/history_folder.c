@@ -12,7 +12,6 @@
  * run, and a folder whose metadata was written later is the same run.
  */
 #include "history_internal.h"
-#include "checkset_internal.h"
 #include "columns.h"
 
 #include <errno.h>
