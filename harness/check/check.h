@@ -138,13 +138,4 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 /* The report in the format of o. */
 void check_print(const struct check_report *rep, const struct check_opts *o, FILE *out);
 
-/* argv[0] is the subcommand name. Exit codes: 0 no regression, 1 regression,
- * 2 bad input, 3 inconclusive (CHECK_EXIT_INCONCLUSIVE). */
-int cmd_check(int argc, char **argv);
-int cmd_baseline(int argc, char **argv);
-
-/* The same, with the report written to out and messages to err. */
-int check_cli(int argc, char **argv, FILE *out, FILE *err);
-int check_baseline_cli(int argc, char **argv, FILE *out, FILE *err);
-
 #endif

@@ -10,13 +10,13 @@
  *   history_changes.c  change points (Pettitt's test, binary segmentation)
  *   history_plot.c     `bench history plot`
  *   history_export.c   `bench history export`
- *   cmd_history.c      the options and the subcommands
  */
 #ifndef COPYBENCH_HISTORY_INTERNAL_H
 #define COPYBENCH_HISTORY_INTERNAL_H
 
 #include "checkset.h"
 #include "cli.h"
+#include "history.h"
 
 #include <limits.h>
 #include <sqlite3.h>
@@ -44,12 +44,6 @@
 #define HISTORY_CASE_PARAMS "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14"
 /* The runs of one class (and branch, when :branch is not NULL), as r. */
 #define HISTORY_CLASS_WHERE "r.host = :host AND r.kernel = :kernel AND r.fs_type = :fs AND r.build_type = :build AND (:branch IS NULL OR r.branch = :branch)"
-
-/* Where a command's messages go, and what it calls itself in them. */
-struct history_io {
-	const char *who;	/* "bench history add" */
-	FILE *out, *err;
-};
 
 struct history_db {
 	sqlite3 *db;
@@ -212,16 +206,9 @@ long history_change_points(const struct history_series *s, size_t ncommits,
 			   double alpha, double min_shift,
 			   struct history_change *out, size_t max);
 
-/* The subcommands, argv[0] being the subcommand's name. Exit codes. */
-int history_add_cli(int argc, char **argv, const struct history_io *io);
-int history_check_cli(int argc, char **argv, const struct history_io *io);
 /* The spread of a window's figures: 1.4826 MAD of their logs times
  * history_spread_factor(n), the small-sample correction (history_check.c). */
 double history_log_spread(const double *v, size_t n);
 double history_spread_factor(size_t n);
-int history_changes_cli(int argc, char **argv, const struct history_io *io);
-int history_plot_cli(int argc, char **argv, const struct history_io *io);
-int history_export_cli(int argc, char **argv, const struct history_io *io);
-
 
 #endif

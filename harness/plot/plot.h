@@ -15,13 +15,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/*
- * argv[0] is "plot". Returns the process exit code: 0 when every chart with
- * data was drawn (charts without data are skipped with a line saying why),
- * 1 on an error, 2 on a usage error or when gnuplot is not installed.
- */
-int cmd_plot(int argc, char **argv);
-
 /* Results folders one `bench plot` reads at most. */
 #define PLOT_MAX_INPUTS 64
 

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_history.c - `bench history SUBCOMMAND`: the usage, the dispatch to
- * add, check, changes, plot and export, and the option helpers they share.
- * Each subcommand parses its options with the option table (cli_table.c).
+ * cmd_history.c - `bench history SUBCOMMAND`: the usage and the dispatch to
+ * add, check, changes, plot and export (harness/history/, history.h). Each
+ * subcommand parses its options with the option table (cli_table.c).
  */
-#include "history.h"
-#include "history_internal.h"
 #include "cli.h"
+#include "commands.h"
+#include "history.h"
 
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const struct {
