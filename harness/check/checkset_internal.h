@@ -9,6 +9,10 @@
 #ifndef COPYBENCH_CHECKSET_INTERNAL_H
 #define COPYBENCH_CHECKSET_INTERNAL_H
 
+#ifndef COPYBENCH_ROOM_CHECK
+#error "checkset_internal.h is private to harness/check/; include checkset.h"
+#endif
+
 #include "checkset.h"
 #include "csv.h"
 

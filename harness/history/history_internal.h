@@ -10,9 +10,14 @@
  *   history_changes.c  change points (Pettitt's test, binary segmentation)
  *   history_plot.c     `bench history plot`
  *   history_export.c   `bench history export`
+ * Private to harness/history/: another room uses history.h.
  */
 #ifndef COPYBENCH_HISTORY_INTERNAL_H
 #define COPYBENCH_HISTORY_INTERNAL_H
+
+#ifndef COPYBENCH_ROOM_HISTORY
+#error "history_internal.h is private to harness/history/; include history.h"
+#endif
 
 #include "checkset.h"
 #include "cli.h"

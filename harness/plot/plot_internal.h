@@ -28,6 +28,10 @@
 #ifndef COPYBENCH_PLOT_INTERNAL_H
 #define COPYBENCH_PLOT_INTERNAL_H
 
+#ifndef COPYBENCH_ROOM_PLOT
+#error "plot_internal.h is private to harness/plot/; include plot.h"
+#endif
+
 #include "csv.h"
 #include "plot.h"
 
