@@ -131,17 +131,20 @@ void history_utc(time_t t, char *out, size_t n);
 
 /* ---------------------------------------------------- history_meta.c -- */
 
-/* The values of meta.json bench history reads; "" when absent. */
+/* The values of meta.json bench history reads; "" or 0 when absent. */
 struct history_meta {
+	int64_t version;	/* the top level's schema_version (META_SCHEMA_VERSION) */
 	char build_type[64];
 	char started[32];
 	char commit[80];	/* from bench.git_describe: the commit bench was built from */
 };
 
 /*
- * Reads the string values of text (a JSON object) whose key, at any depth,
- * is one of the names history_meta takes. 0, or -EINVAL when text is not
- * JSON.
+ * Reads text (len bytes, a JSON object) with SQLite's JSON functions: its
+ * schema_version, and the first string value whose key, at any depth, is
+ * build_type, git_describe, or a start's (start_utc, then utc_start,
+ * started_utc, started, start). 0, -EINVAL when text is not a JSON object,
+ * or -ENOMEM.
  */
 int history_meta_parse(const char *text, size_t len, struct history_meta *m);
 
