@@ -20,7 +20,6 @@
 #endif
 
 #include "checkset.h"
-#include "cli.h"
 #include "history.h"
 
 #include <limits.h>
@@ -36,7 +35,6 @@
 #define HISTORY_APP_ID 0x63626869
 /* How long a writer waits for another one before giving up. */
 #define HISTORY_BUSY_MS 60000
-#define HISTORY_DEFAULT_DB "results/history.sqlite"
 /*
  * The identifying columns of table bcase, as the SQL of the queries names
  * them: those of the column table (results/columns.c), in order. Opening a
@@ -149,12 +147,6 @@ struct history_meta {
 int history_meta_parse(const char *text, size_t len, struct history_meta *m);
 
 /* ------------------------------------------------- history_series.c -- */
-
-/* Which runs a command looks at. NULL: any. */
-struct history_filter {
-	const char *branch;
-	const char *case_glob;	/* fnmatch on the case label */
-};
 
 struct history_commit {
 	char sha[80];

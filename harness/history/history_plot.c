@@ -14,7 +14,6 @@
 #include "history_internal.h"
 #include "plot.h"
 #include "fsinfo.h"
-#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -186,41 +185,10 @@ static long history_chart(void *arg, struct chart_out *out)
 	return block;
 }
 
-/* ----------------------------------------------------------- options -- */
-
-struct hplot_opts {
-	const char *db, *out;
-	struct history_filter f;
-	double alpha, min_shift;
-};
-
-static int hplot_apply(struct cli_parser *p, const struct cli_option *opt,
-		       const struct cli_value *v)
-{
-	struct hplot_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_CASE: o->f.case_glob = v->str; break;
-	case OPT_BRANCH: o->f.branch = v->str; break;
-	case OPT_PLOT_OUT: o->out = v->str; break;
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int hplot_parse(struct hplot_opts *o, int argc, char **argv, const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HPLOT, .apply = hplot_apply, .ctx = o,
-				.out = io->out, .err = io->err };
-
-	*o = (struct hplot_opts){ .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA, .min_shift = 0.05 };
-	return cli_parse(&p, argc, argv);
-}
+/* ------------------------------------------------------------ setup -- */
 
 /* The output folder (made when missing), gnuplot and the scripts. 0 or the exit code. */
-static int hplot_setup(struct hplot *hp, const struct hplot_opts *o, const struct history_io *io)
+static int hplot_setup(struct hplot *hp, const struct history_plot_opts *o, const struct history_io *io)
 {
 	const char *slash = strrchr(o->db, '/');
 	char made[PATH_MAX];
@@ -251,30 +219,27 @@ static int hplot_setup(struct hplot *hp, const struct hplot_opts *o, const struc
 	return 0;
 }
 
-/* --------------------------------------------------------------- CLI -- */
+/* --------------------------------------------------------------- run -- */
 
-int history_plot_cli(int argc, char **argv, const struct history_io *io)
+int history_plot(const struct history_plot_opts *o, const struct history_io *io)
 {
-	struct hplot_opts o;
 	struct history_set s;
 	struct history_db h;
 	struct hplot *hp;
-	int ret = hplot_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
 	hp = calloc(1, sizeof(*hp));
 	if (!hp)
 		return 1;
-	hp->alpha = o.alpha;
-	hp->min_shift = o.min_shift;
-	ret = hplot_setup(hp, &o, io);
+	hp->alpha = o->alpha;
+	hp->min_shift = o->min_shift;
+	ret = hplot_setup(hp, o, io);
 	if (ret)
 		goto out_free;
 	ret = 2;
-	if (history_db_open(&h, o.db, false, io))
+	if (history_db_open(&h, o->db, false, io))
 		goto out_free;
-	if (history_set_load(&h, &o.f, &s, io))
+	if (history_set_load(&h, &o->f, &s, io))
 		goto out_close;
 	hp->set = &s;
 	history_env_text(&s.env, hp->env, sizeof(hp->env));
