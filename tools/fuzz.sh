@@ -16,17 +16,23 @@ mkdir -p "$out"
 flags=(-std=c17 -D_GNU_SOURCE -DCOPYBENCH_VERSION='"fuzz"' -g -O1
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-Wall -Wextra -Werror
-	-Iharness/options -Iharness/host -Iharness/syscount -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels)
+	-Iharness/options -Iharness/host -Iharness/syscount -Ilib -Idatasets -Istrategies -Iworkloads -Iworkloads/channels
+	-Iharness/history -Iharness/check -Iharness/results -Iharness/run -Iharness/child)
 declare -A sources=(
 	[fuzz_parse_size]="lib/units.c"
 	[fuzz_options]="harness/options/options.c harness/options/cli_parse.c harness/options/cli_table.c harness/options/command.c harness/host/paths.c lib/units.c"
 	[fuzz_csv]="lib/csv.c"
+	[fuzz_meta]="harness/history/history_meta.c"
+)
+# what a target needs besides: a room's private header, a library
+declare -A extra=(
+	[fuzz_meta]="-DCOPYBENCH_ROOM_HISTORY -lsqlite3"
 )
 
-for t in fuzz_parse_size fuzz_options fuzz_csv; do
+for t in fuzz_parse_size fuzz_options fuzz_csv fuzz_meta; do
 	echo "== $t: build" >&2
 	# shellcheck disable=SC2086
-	"$cc" "${flags[@]}" -o "$out/$t" "tests/fuzz/$t.c" ${sources[$t]}
+	"$cc" "${flags[@]}" -o "$out/$t" "tests/fuzz/$t.c" ${sources[$t]} ${extra[$t]:-}
 	echo "== $t: ${seconds}s over tests/fuzz/corpus/$t" >&2
 	work="$out/corpus-$t"
 	rm -rf "$work"

@@ -35,7 +35,7 @@
  * System-call counts are deterministic, so any difference is reported
  * exactly, as its own verdict.
  */
-#include "check_internal.h"
+#include "check.h"
 #include "ranktest.h"
 #include "stats.h"
 

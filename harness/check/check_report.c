@@ -4,7 +4,7 @@
  * Markdown table (one line per case, then the summary), or CSV and JSON with
  * the identifying columns of columns.h and the figures of each comparison.
  */
-#include "check_internal.h"
+#include "check.h"
 #include "csv.h"
 #include "json.h"
 #include "meta.h"

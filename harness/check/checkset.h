@@ -82,6 +82,26 @@ bool checkset_is_memcpy(const struct checkset_case *c);
 bool checkset_counts_vary(const struct checkset_case *c);
 /* "copy/readwrite random 200M buf 128K warm": the case for people. */
 void checkset_label(const struct checkset_case *c, char *out, size_t n);
+/*
+ * A set built case by case (`bench history check` makes its window so):
+ * the case with these identifying values (COL_NIDS of them), added when
+ * new, NULL on ENOMEM; one run of it; its count of name ("total": the
+ * case's total). 0 or -ENOMEM.
+ */
+struct checkset_case *checkset_case_get(struct checkset *s, const char *const *id);
+int checkset_add_run(struct checkset_case *c, unsigned rep, double wall, double rel);
+int checkset_set_count(struct checkset_case *c, const char *name, uint64_t count);
+
+/* The identifying columns of a table bench wrote (runs.csv, summary.csv,
+ * syscalls.csv): their indexes (-EINVAL naming a missing one), and a row's
+ * values. */
+int checkset_table_ids(const struct csv_table *t, const char *path, int *idc,
+		       char *why, size_t n);
+void checkset_row_ids(const struct csv_table *t, size_t row, const int *idc,
+		      const char **id);
+/* A whole number without sign. 0 or -EINVAL. */
+int checkset_parse_u64(const char *s, uint64_t *out);
+
 /* Writes the baseline file (atomically). 0 or -errno, why filled. */
 int checkset_save(const struct checkset *s, const char *path, char *why,
 		  size_t n);

@@ -8,6 +8,7 @@
  */
 #include "channel.h"
 #include "cli.h"
+#include "commands.h"
 #include "dataset.h"
 #include "strategy.h"
 #include "workload.h"

@@ -6,8 +6,8 @@
  * commit (checkset.c). Exit codes: 0 ok, 1 regression, 2 bad input.
  */
 #include "check.h"
-#include "check_internal.h"
 #include "cli.h"
+#include "commands.h"
 #include "stats.h"
 
 #include <errno.h>

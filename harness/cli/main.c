@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* main.c - bench: dispatch to a subcommand, or run benchmarks. */
-#include "check.h"
-#include "columns.h"
 #include "commands.h"
-#include "history.h"
 #include "interrupt.h"
-#include "plot.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -21,17 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ADD_MAX_LABELS 32
-
-struct add_opts {
-	const char *db, *commit, *branch;
-	const char *label[ADD_MAX_LABELS];
-	size_t nlabels;
-	char **dirs;
-	size_t ndirs;
-	char git_commit[80], git_branch[256];
-};
-
 /* --------------------------------------------------------------- git -- */
 
 /* The first line git prints for args, in the current directory. 0 or -1. */
@@ -66,7 +55,7 @@ static int git_line(char *const args[], char *out, size_t n)
 }
 
 /* The commit and branch from git when not given (NULL commit: no git here). */
-static void add_git(struct add_opts *o)
+static void add_git(struct history_add_opts *o)
 {
 	static char *const head[] = { "git", "rev-parse", "HEAD", NULL };
 	static char *const branch[] = { "git", "rev-parse", "--abbrev-ref", "HEAD", NULL };
@@ -78,58 +67,6 @@ static void add_git(struct add_opts *o)
 			snprintf(o->git_branch, sizeof(o->git_branch), "unknown");
 		o->branch = o->git_branch;
 	}
-}
-
-/* ----------------------------------------------------------- options -- */
-
-static int add_label(struct cli_parser *p, const struct cli_option *opt, const char *kv)
-{
-	struct add_opts *o = p->ctx;
-	const char *eq = strchr(kv, '=');
-
-	if (!eq || eq == kv)
-		return cli_bad_value(p, opt, kv, "not KEY=VALUE");
-	if (o->nlabels == ADD_MAX_LABELS)
-		return cli_bad_value(p, opt, kv, "at most 32 labels");
-	for (size_t i = 0; i < o->nlabels; i++)
-		if (strncmp(o->label[i], kv, (size_t)(eq - kv) + 1) == 0)
-			return cli_bad_value(p, opt, kv, "each key once");
-	o->label[o->nlabels++] = kv;
-	return 0;
-}
-
-static int add_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
-{
-	struct add_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_COMMIT: o->commit = v->str; break;
-	case OPT_BRANCH: o->branch = v->str; break;
-	case OPT_LABEL: return add_label(p, opt, v->str);
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int add_parse(struct add_opts *o, int argc, char **argv, const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HADD, .apply = add_apply, .ctx = o, .max_operands = -1,
-				.out = io->out, .err = io->err };
-	int ret;
-
-	memset(o, 0, sizeof(*o));
-	o->db = HISTORY_DEFAULT_DB;
-	ret = cli_parse(&p, argc, argv);
-	if (ret)
-		return ret;
-	if (!p.noperands)
-		return cli_usage_error(&p, "which results folders?");
-	o->dirs = p.operands;
-	o->ndirs = (size_t)p.noperands;
-	add_git(o);
-	return 0;
 }
 
 /* ------------------------------------------------------------ insert -- */
@@ -156,7 +93,7 @@ static const char *const add_sql[ST_COUNT] = {
 struct adder {
 	struct history_db *h;
 	const struct history_io *io;
-	const struct add_opts *o;
+	const struct history_add_opts *o;
 	sqlite3_stmt *st[ST_COUNT];
 	int64_t run_id;
 };
@@ -243,7 +180,7 @@ static int add_outcome(struct adder *a, const struct history_outcome *oc)
 }
 
 /* The commit of folder f: --commit, git's HEAD, or what its meta.json names. */
-static const char *folder_commit(const struct add_opts *o, const struct history_folder *f)
+static const char *folder_commit(const struct history_add_opts *o, const struct history_folder *f)
 {
 	return o->commit ? o->commit : f->commit;
 }
@@ -320,7 +257,7 @@ static int add_folder(struct adder *a, const struct history_folder *f)
 }
 
 /* All folders in one transaction. 0 or 1. */
-static int add_all(struct history_db *h, const struct add_opts *o,
+static int add_all(struct history_db *h, const struct history_add_opts *o,
 		   const struct history_folder *f, const struct history_io *io)
 {
 	struct adder a = { .h = h, .io = io, .o = o };
@@ -345,32 +282,30 @@ out_finalize:
 	return ret;
 }
 
-int history_add_cli(int argc, char **argv, const struct history_io *io)
+int history_add(struct history_add_opts *o, const struct history_io *io)
 {
 	struct history_folder *f;
 	struct history_db h;
-	struct add_opts o;
 	size_t nread = 0;
-	int ret = add_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	f = calloc(o.ndirs, sizeof(*f));
+	add_git(o);
+	f = calloc(o->ndirs, sizeof(*f));
 	if (!f)
 		return 1;
 	ret = 2;
-	for (; nread < o.ndirs; nread++)
-		if (history_folder_load(&f[nread], o.dirs[nread], io))
+	for (; nread < o->ndirs; nread++)
+		if (history_folder_load(&f[nread], o->dirs[nread], io))
 			goto out_free;
 	for (size_t i = 0; i < nread; i++)
-		if (!folder_commit(&o, &f[i])[0]) {
+		if (!folder_commit(o, &f[i])[0]) {
 			fprintf(io->err, "%s: no --commit given, git rev-parse HEAD failed here (not a git work tree?) and %s/meta.json names no commit: give it with --commit SHA\n",
 				io->who, f[i].path);
 			goto out_free;
 		}
-	if (history_db_open(&h, o.db, true, io))
+	if (history_db_open(&h, o->db, true, io))
 		goto out_free;
-	ret = add_all(&h, &o, f, io);
+	ret = add_all(&h, o, f, io);
 	history_db_close(&h);
 out_free:
 	while (nread--)

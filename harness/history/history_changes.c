@@ -231,40 +231,7 @@ out_free:
 	return err ? err : (long)sg.found;
 }
 
-/* --------------------------------------------------------------- CLI -- */
-
-struct changes_opts {
-	const char *db;
-	struct history_filter f;
-	double alpha, min_shift;
-};
-
-static int changes_apply(struct cli_parser *p, const struct cli_option *opt,
-			 const struct cli_value *v)
-{
-	struct changes_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_CASE: o->f.case_glob = v->str; break;
-	case OPT_BRANCH: o->f.branch = v->str; break;
-	case OPT_ALPHA: o->alpha = v->d; break;
-	case OPT_THRESHOLD: o->min_shift = v->d; break;
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int changes_parse(struct changes_opts *o, int argc, char **argv,
-			 const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HCHANGES, .apply = changes_apply, .ctx = o,
-				.out = io->out, .err = io->err };
-
-	*o = (struct changes_opts){ .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA, .min_shift = 0.05 };
-	return cli_parse(&p, argc, argv);
-}
+/* --------------------------------------------------------------- run -- */
 
 static double mib_s(uint64_t size, double ns)
 {
@@ -273,7 +240,7 @@ static double mib_s(uint64_t size, double ns)
 
 /* The lines of one case. Its number of change points, or -ENOMEM. */
 static long changes_case(const struct history_set *s, const struct history_series *se,
-			 const struct changes_opts *o, const struct history_io *io)
+			 const struct history_changes_opts *o, const struct history_io *io)
 {
 	struct history_change c[64];
 	long n = history_change_points(se, s->ncommits, o->alpha, o->min_shift, c, 64);
@@ -293,33 +260,30 @@ static long changes_case(const struct history_set *s, const struct history_serie
 	return n;
 }
 
-int history_changes_cli(int argc, char **argv, const struct history_io *io)
+int history_changes(const struct history_changes_opts *o, const struct history_io *io)
 {
-	struct changes_opts o;
 	struct history_set s;
 	struct history_db h;
 	char env[512];
 	long total = 0, n;
-	int ret = changes_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	if (history_db_open(&h, o.db, false, io))
+	if (history_db_open(&h, o->db, false, io))
 		return 2;
 	ret = 2;
-	if (history_set_load(&h, &o.f, &s, io))
+	if (history_set_load(&h, &o->f, &s, io))
 		goto out_close;
 	history_env_text(&s.env, env, sizeof(env));
 	fprintf(io->out, "history: %s; %zu commits, %zu runs%s%s\n", env, s.ncommits, s.nruns,
-		o.f.branch ? " of branch " : "", o.f.branch ? o.f.branch : "");
+		o->f.branch ? " of branch " : "", o->f.branch ? o->f.branch : "");
 	for (size_t i = 0; i < s.nseries; i++) {
-		n = changes_case(&s, &s.series[i], &o, io);
+		n = changes_case(&s, &s.series[i], o, io);
 		if (n < 0)
 			goto out_free;
 		total += n;
 	}
 	fprintf(io->out, "%zu cases, %ld level shifts in the fastest rep of each run (Pettitt's rank statistic with %d permutations, alpha %g; binary segmentation; shifts under %g%% not listed)\n",
-		s.nseries, total, HISTORY_PERMUTATIONS, o.alpha, o.min_shift * 100);
+		s.nseries, total, HISTORY_PERMUTATIONS, o->alpha, o->min_shift * 100);
 	if (s.nother)
 		fprintf(io->out, "note: %zu runs of other hosts, kernels, filesystems or builds left out (bench history export lists every run)\n", s.nother);
 	ret = 0;

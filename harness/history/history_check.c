@@ -35,8 +35,7 @@
  * them.
  */
 #include "history_internal.h"
-#include "check_internal.h"
-#include "checkset_internal.h"
+#include "check.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -46,14 +45,6 @@
 
 /* Earlier runs a case needs before its timing is judged. */
 #define HISTORY_MIN_WINDOW 3
-
-struct hcheck_opts {
-	const char *db;
-	const char *branch;
-	int window;
-	double z;		/* --spread */
-	struct check_opts c;
-};
 
 /* The earlier runs: per case, one figure per run (bs), their spreads. */
 struct window {
@@ -117,7 +108,7 @@ static const char counts_sql[] =
 	" ORDER BY y.case_id, y.run_id DESC";
 
 static void bind_window(sqlite3_stmt *st, const struct history_folder *cur,
-			const struct hcheck_opts *o)
+			const struct history_check_opts *o)
 {
 	history_bind_class(st, &cur->env, o->branch);
 	sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":hash"), cur->hash, -1,
@@ -151,7 +142,7 @@ static struct checkset_case *window_case(struct window *w, sqlite3_stmt *st, int
 }
 
 /* One run's figure into the window, at most o->window runs per case. */
-static int window_row(struct window *w, sqlite3_stmt *st, const struct hcheck_opts *o)
+static int window_row(struct window *w, sqlite3_stmt *st, const struct history_check_opts *o)
 {
 	int64_t cid = sqlite3_column_int64(st, 0);
 	struct checkset_case *c = w->bs.n ? &w->bs.c[w->bs.n - 1] : NULL;
@@ -170,7 +161,7 @@ static int window_row(struct window *w, sqlite3_stmt *st, const struct hcheck_op
 }
 
 static int window_runs(struct history_db *h, struct window *w,
-		       const struct history_folder *cur, const struct hcheck_opts *o,
+		       const struct history_folder *cur, const struct history_check_opts *o,
 		       const struct history_io *io)
 {
 	sqlite3_stmt *st = history_db_prepare(h, window_sql, io);
@@ -197,7 +188,7 @@ static int window_runs(struct history_db *h, struct window *w,
 
 /* The counts of the most recent run that has them, per baseline case. */
 static int window_counts(struct history_db *h, struct window *w,
-			 const struct history_folder *cur, const struct hcheck_opts *o,
+			 const struct history_folder *cur, const struct history_check_opts *o,
 			 const struct history_io *io)
 {
 	sqlite3_stmt *st = history_db_prepare(h, counts_sql, io);
@@ -275,7 +266,7 @@ static double history_upper(double change, double s, size_t n)
 }
 
 /* The timing of a row whose case has enough earlier runs. */
-static void judge(struct check_row *r, double s_rel, double s_wall, const struct hcheck_opts *o)
+static void judge(struct check_row *r, double s_rel, double s_wall, const struct history_check_opts *o)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 	bool limit = checkset_is_limit(b), rel = !limit && b->rel_ok && c->rel_ok;
@@ -358,7 +349,7 @@ static void relay_n(const char *text, size_t n, FILE *out, const char *who)
 	fwrite(text, 1, (size_t)(end - text), out);
 }
 
-static void summarise(struct check_report *rep, const struct hcheck_opts *o, size_t nwindow)
+static void summarise(struct check_report *rep, const struct history_check_opts *o, size_t nwindow)
 {
 	size_t len, cap = sizeof(rep->summary);
 	char *s = rep->summary;
@@ -376,7 +367,7 @@ static void summarise(struct check_report *rep, const struct hcheck_opts *o, siz
 
 /* Why each case that moved was judged so: its changes against their bars. */
 static void explain(const struct check_report *rep, const struct window *w,
-		    const struct hcheck_opts *o, const struct history_env *env, FILE *out)
+		    const struct history_check_opts *o, const struct history_env *env, FILE *out)
 {
 	bool md = o->c.format == FMT_MARKDOWN;
 	char text[512];
@@ -403,47 +394,7 @@ static void explain(const struct check_report *rep, const struct window *w,
 	}
 }
 
-/* ----------------------------------------------------------- options -- */
-
-static int hcheck_apply(struct cli_parser *p, const struct cli_option *opt,
-			const struct cli_value *v)
-{
-	struct hcheck_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_HCURRENT: o->c.cur[0] = v->str; o->c.ncur = 1; break;
-	case OPT_BRANCH: o->branch = v->str; break;
-	case OPT_WINDOW: o->window = (int)v->u; break;
-	case OPT_SPREAD: o->z = v->d; break;
-	case OPT_THRESHOLD: o->c.threshold = v->d; break;
-	case OPT_CHECK_FORMAT: o->c.format = (enum check_format)v->choice; break;
-	case OPT_ALLOW_MISSING: o->c.allow_missing = true; break;
-	case OPT_IGNORE_SYSCALLS: o->c.ignore_syscalls = true; break;
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int hcheck_parse(struct hcheck_opts *o, int argc, char **argv,
-			const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HCHECK, .apply = hcheck_apply, .ctx = o,
-				.out = io->out, .err = io->err };
-	int ret;
-
-	*o = (struct hcheck_opts){ .db = HISTORY_DEFAULT_DB, .window = 10, .z = 4,
-				   .c = { .threshold = 0.05, .alpha = STATS_ALPHA, .only_syscalls = true } };
-	ret = cli_parse(&p, argc, argv);
-	if (ret)
-		return ret;
-	if (!o->c.ncur)
-		return cli_usage_error(&p, "--current DIR is required");
-	return 0;
-}
-
-/* --------------------------------------------------------------- CLI -- */
+/* --------------------------------------------------------------- run -- */
 
 /* The most earlier runs any case was compared with. */
 static size_t window_depth(const struct window *w)
@@ -462,7 +413,7 @@ static size_t window_depth(const struct window *w)
  * counting was unavailable, and the timings are still judged.
  */
 static int compare_rows(const struct window *w, const struct checkset *cs,
-			const struct hcheck_opts *o, struct check_report *rep,
+			const struct history_check_opts *o, struct check_report *rep,
 			const struct history_io *io)
 {
 	char *text = NULL, *line, *next;
@@ -486,7 +437,7 @@ static int compare_rows(const struct window *w, const struct checkset *cs,
 
 /* Compares, judges and prints. The exit code. */
 static int hcheck_report(const struct window *w, const struct history_folder *cur,
-			 const struct hcheck_opts *o, const struct history_io *io)
+			 const struct history_check_opts *o, const struct history_io *io)
 {
 	struct check_report rep;
 	struct checkset cs;
@@ -531,32 +482,29 @@ out_free_cs:
 	return ret;
 }
 
-int history_check_cli(int argc, char **argv, const struct history_io *io)
+int history_check(const struct history_check_opts *o, const struct history_io *io)
 {
-	struct hcheck_opts o;
 	struct history_folder cur;
 	struct window w = { 0 };
 	struct history_db h;
-	int ret = hcheck_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	if (history_folder_load(&cur, o.c.cur[0], io))
+	if (history_folder_load(&cur, o->c.cur[0], io))
 		return 2;
 	ret = 2;
 	if (!cur.set.n) {
-		fprintf(io->err, "%s: %s: no cases in it\n", io->who, o.c.cur[0]);
+		fprintf(io->err, "%s: %s: no cases in it\n", io->who, o->c.cur[0]);
 		goto out_free_cur;
 	}
-	if (history_db_open(&h, o.db, false, io))
+	if (history_db_open(&h, o->db, false, io))
 		goto out_free_cur;
-	if (window_runs(&h, &w, &cur, &o, io) || window_counts(&h, &w, &cur, &o, io)) {
-		fprintf(io->err, "%s: %s: reading the history failed\n", io->who, o.db);
+	if (window_runs(&h, &w, &cur, o, io) || window_counts(&h, &w, &cur, o, io)) {
+		fprintf(io->err, "%s: %s: reading the history failed\n", io->who, o->db);
 		goto out_close;
 	}
 	if (!w.bs.n)
-		fprintf(io->err, "%s: note: no earlier run in the history on this host, kernel, filesystem and build%s: every case is new\n", io->who, o.branch ? " and branch" : "");
-	ret = hcheck_report(&w, &cur, &o, io);
+		fprintf(io->err, "%s: note: no earlier run in the history on this host, kernel, filesystem and build%s: every case is new\n", io->who, o->branch ? " and branch" : "");
+	ret = hcheck_report(&w, &cur, o, io);
 out_close:
 	window_free(&w);
 	history_db_close(&h);

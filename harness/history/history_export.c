@@ -53,71 +53,30 @@ static int write_rows(struct history_db *h, sqlite3_stmt *st, struct csv_writer 
 	return rc == SQLITE_DONE ? 0 : history_db_fail(h, io, "reading failed");
 }
 
-struct export_opts {
-	const char *db, *out;
-	size_t table;
-};
-
-static int export_apply(struct cli_parser *p, const struct cli_option *opt,
-			const struct cli_value *v)
-{
-	struct export_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_EXPORT_OUT: o->out = v->str; break;
-	case OPT_TABLE: o->table = (size_t)v->choice; break;
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int export_parse(struct export_opts *o, int argc, char **argv,
-			const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HEXPORT, .apply = export_apply, .ctx = o,
-				.out = io->out, .err = io->err };
-	int ret;
-
-	*o = (struct export_opts){ .db = HISTORY_DEFAULT_DB };
-	ret = cli_parse(&p, argc, argv);
-	if (ret)
-		return ret;
-	if (o->out && access(o->out, F_OK) == 0) {
-		fprintf(io->err, "%s: %s exists; remove it or name another file\n", io->who, o->out);
-		return 2;
-	}
-	return 0;
-}
-
-int history_export_cli(int argc, char **argv, const struct history_io *io)
+int history_export(const struct history_export_opts *o, const struct history_io *io)
 {
 	struct csv_writer w = { .f = io->out, .first_field = 1 };
-	struct export_opts o;
 	struct history_db h;
 	sqlite3_stmt *st;
-	int ret = export_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	if (history_db_open(&h, o.db, false, io))
+	if (history_db_open(&h, o->db, false, io))
 		return 2;
 	ret = 1;
-	st = history_db_prepare(&h, tables[o.table].sql, io);
+	st = history_db_prepare(&h, tables[o->table].sql, io);
 	if (!st)
 		goto out_close;
-	if (o.out && csv_open(&w, o.out)) {
-		fprintf(io->err, "%s: %s: %s\n", io->who, o.out, strerror(errno));
+	if (o->out && csv_open(&w, o->out)) {
+		fprintf(io->err, "%s: %s: %s\n", io->who, o->out, strerror(errno));
 		goto out_finalize;
 	}
 	if (write_rows(&h, st, &w, io)) {
-		if (o.out)
+		if (o->out)
 			csv_abort(&w);
 		goto out_finalize;
 	}
-	if (o.out && csv_commit(&w)) {
-		fprintf(io->err, "%s: %s: writing failed\n", io->who, o.out);
+	if (o->out && csv_commit(&w)) {
+		fprintf(io->err, "%s: %s: writing failed\n", io->who, o->out);
 		goto out_finalize;
 	}
 	ret = ferror(io->out) ? 1 : 0;

@@ -12,8 +12,8 @@
  * run, and a folder whose metadata was written later is the same run.
  */
 #include "history_internal.h"
-#include "checkset_internal.h"
 #include "columns.h"
+#include "meta.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -191,14 +191,21 @@ out_bad:
 /* Build type, commit and start from meta.json; else "" and runs.csv's mtime. */
 static int folder_meta(struct history_folder *f, const struct history_io *io)
 {
-	struct history_meta m = { "", "", "" };
+	struct history_meta m = { 0 };
 	char path[PATH_MAX + 32];
 	struct stat st;
+	int err;
 
 	if (read_meta(f, io))
 		return -1;
-	if (f->meta_json && history_meta_parse(f->meta_json, strlen(f->meta_json), &m)) {
-		fprintf(io->err, "%s: %s/meta.json: not a JSON object\n", io->who, f->path);
+	err = f->meta_json ? history_meta_parse(f->meta_json, strlen(f->meta_json), &m) : 0;
+	if (err) {
+		fprintf(io->err, "%s: %s/meta.json: %s\n", io->who, f->path,
+			err == -EINVAL ? "not a JSON object" : strerror(-err));
+		return -1;
+	}
+	if (m.version > META_SCHEMA_VERSION) {
+		fprintf(io->err, "%s: %s/meta.json: schema_version %" PRId64 " is newer than this bench's %d; use a newer bench\n", io->who, f->path, m.version, META_SCHEMA_VERSION);
 		return -1;
 	}
 	snprintf(f->env.build_type, sizeof(f->env.build_type), "%s", m.build_type);

@@ -10,13 +10,17 @@
  *   history_changes.c  change points (Pettitt's test, binary segmentation)
  *   history_plot.c     `bench history plot`
  *   history_export.c   `bench history export`
- *   cmd_history.c      the options and the subcommands
+ * Private to harness/history/: another room uses history.h.
  */
 #ifndef COPYBENCH_HISTORY_INTERNAL_H
 #define COPYBENCH_HISTORY_INTERNAL_H
 
+#ifndef COPYBENCH_ROOM_HISTORY
+#error "history_internal.h is private to harness/history/; include history.h"
+#endif
+
 #include "checkset.h"
-#include "cli.h"
+#include "history.h"
 
 #include <limits.h>
 #include <sqlite3.h>
@@ -31,7 +35,6 @@
 #define HISTORY_APP_ID 0x63626869
 /* How long a writer waits for another one before giving up. */
 #define HISTORY_BUSY_MS 60000
-#define HISTORY_DEFAULT_DB "results/history.sqlite"
 /*
  * The identifying columns of table bcase, as the SQL of the queries names
  * them: those of the column table (results/columns.c), in order. Opening a
@@ -44,12 +47,6 @@
 #define HISTORY_CASE_PARAMS "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14"
 /* The runs of one class (and branch, when :branch is not NULL), as r. */
 #define HISTORY_CLASS_WHERE "r.host = :host AND r.kernel = :kernel AND r.fs_type = :fs AND r.build_type = :build AND (:branch IS NULL OR r.branch = :branch)"
-
-/* Where a command's messages go, and what it calls itself in them. */
-struct history_io {
-	const char *who;	/* "bench history add" */
-	FILE *out, *err;
-};
 
 struct history_db {
 	sqlite3 *db;
@@ -132,27 +129,24 @@ void history_utc(time_t t, char *out, size_t n);
 
 /* ---------------------------------------------------- history_meta.c -- */
 
-/* The values of meta.json bench history reads; "" when absent. */
+/* The values of meta.json bench history reads; "" or 0 when absent. */
 struct history_meta {
+	int64_t version;	/* the top level's schema_version (META_SCHEMA_VERSION) */
 	char build_type[64];
 	char started[32];
 	char commit[80];	/* from bench.git_describe: the commit bench was built from */
 };
 
 /*
- * Reads the string values of text (a JSON object) whose key, at any depth,
- * is one of the names history_meta takes. 0, or -EINVAL when text is not
- * JSON.
+ * Reads text (len bytes, a JSON object) with SQLite's JSON functions: its
+ * schema_version, and the first string value whose key, at any depth, is
+ * build_type, git_describe, or a start's (start_utc, then utc_start,
+ * started_utc, started, start). 0, -EINVAL when text is not a JSON object,
+ * or -ENOMEM.
  */
 int history_meta_parse(const char *text, size_t len, struct history_meta *m);
 
 /* ------------------------------------------------- history_series.c -- */
-
-/* Which runs a command looks at. NULL: any. */
-struct history_filter {
-	const char *branch;
-	const char *case_glob;	/* fnmatch on the case label */
-};
 
 struct history_commit {
 	char sha[80];
@@ -212,16 +206,9 @@ long history_change_points(const struct history_series *s, size_t ncommits,
 			   double alpha, double min_shift,
 			   struct history_change *out, size_t max);
 
-/* The subcommands, argv[0] being the subcommand's name. Exit codes. */
-int history_add_cli(int argc, char **argv, const struct history_io *io);
-int history_check_cli(int argc, char **argv, const struct history_io *io);
 /* The spread of a window's figures: 1.4826 MAD of their logs times
  * history_spread_factor(n), the small-sample correction (history_check.c). */
 double history_log_spread(const double *v, size_t n);
 double history_spread_factor(size_t n);
-int history_changes_cli(int argc, char **argv, const struct history_io *io);
-int history_plot_cli(int argc, char **argv, const struct history_io *io);
-int history_export_cli(int argc, char **argv, const struct history_io *io);
-
 
 #endif

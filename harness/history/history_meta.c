@@ -1,121 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
  * history_meta.c - the values the history takes from a results folder's
- * meta.json: the build type (part of the class a run is compared within),
- * the commit and when the run started. The file is kept whole in the database; here a small
- * JSON reader walks it and picks the string values whose key, at any depth,
+ * meta.json: its schema_version, the build type (part of the class a run
+ * is compared within), the commit and when the run started. The file is
+ * kept whole in the database; here SQLite's JSON functions parse it (in a
+ * connection of its own, in memory: a folder is read before the history is
+ * opened) and json_tree picks the string values whose key, at any depth,
  * is one of the names below, so that the reader does not depend on where
- * the metadata nests them. Everything else is skipped, but checked to be
- * JSON. The commit is the one bench was built from, out of
- * `git describe --always --dirty --tags` (bench.git_describe).
+ * the metadata nests them. The commit is the one bench was built from, out
+ * of `git describe --always --dirty --tags` (bench.git_describe).
  */
 #include "history_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
-#define META_MAX_DEPTH 32
+/* NULL unless the text is JSON; then its type ("object", ...). */
+static const char type_sql[] = "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END";
 
-static const char *const build_keys[] = { "build_type", NULL };
-static const char *const commit_keys[] = { "git_describe", NULL };
-static const char *const start_keys[] = {
-	"start_utc", "utc_start", "started_utc", "started", "start", NULL,
-};
+/* The first build_type and git_describe, the start by the rank of its
+ * name, and the top level's schema_version (NULL when not an integer). */
+static const char values_sql[] =
+	"SELECT"
+	" (SELECT value FROM json_tree(?1) WHERE type = 'text' AND key = 'build_type'"
+	" ORDER BY id LIMIT 1),"
+	" (SELECT value FROM json_tree(?1) WHERE type = 'text' AND key = 'git_describe'"
+	" ORDER BY id LIMIT 1),"
+	" (SELECT value FROM json_tree(?1) WHERE type = 'text' AND key IN"
+	" ('start_utc', 'utc_start', 'started_utc', 'started', 'start')"
+	" ORDER BY CASE key WHEN 'start_utc' THEN 0 WHEN 'utc_start' THEN 1"
+	" WHEN 'started_utc' THEN 2 WHEN 'started' THEN 3 ELSE 4 END, id LIMIT 1),"
+	" CASE json_type(?1, '$.schema_version') WHEN 'integer'"
+	" THEN json_extract(?1, '$.schema_version') END";
 
-struct meta_reader {
-	const char *p, *end;
-	struct history_meta *m;
-	int start_rank;		/* index in start_keys of the value taken */
-};
-
-/* Whether c is one of set (never the NUL that ends set). */
-static bool in_set(char c, const char *set)
+/* Copies s (NULL: "") into out[n], cut short if need be. */
+static void copy_cut(char *out, size_t n, const unsigned char *s)
 {
-	return c && strchr(set, c);
-}
+	size_t len = s ? strnlen((const char *)s, n - 1) : 0;
 
-static void skip_space(struct meta_reader *r)
-{
-	while (r->p < r->end && in_set(*r->p, " \t\r\n"))
-		r->p++;
-}
-
-/* Four hex digits after a backslash-u. */
-static bool hex4(const char *p, const char *end)
-{
-	if (end - p < 4)
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (!in_set(p[i], "0123456789abcdefABCDEF"))
-			return false;
-	return true;
-}
-
-/* A string at r->p, its content (escapes reduced) into out. 0 or -EINVAL. */
-static int read_string(struct meta_reader *r, char *out, size_t n)
-{
-	size_t len = 0;
-
-	if (r->p >= r->end || *r->p != '"')
-		return -EINVAL;
-	for (r->p++; r->p < r->end && *r->p != '"'; r->p++) {
-		char c = *r->p;
-
-		if ((unsigned char)c < ' ')
-			return -EINVAL;
-		if (c == '\\') {
-			if (++r->p >= r->end || !in_set(*r->p, "\"\\/bfnrtu"))
-				return -EINVAL;
-			c = *r->p == 'u' ? '?' : *r->p;
-			if (*r->p == 'u' && !hex4(r->p + 1, r->end))
-				return -EINVAL;
-			if (*r->p == 'u')
-				r->p += 4;
-		}
-		if (len + 1 < n)
-			out[len++] = c;
-	}
-	if (r->p >= r->end)
-		return -EINVAL;
-	r->p++;
-	if (n)
-		out[len] = '\0';
-	return 0;
-}
-
-/* A number, true, false or null. 0 or -EINVAL. */
-static int skip_literal(struct meta_reader *r)
-{
-	static const char *const words[] = { "true", "false", "null" };
-	const char *s = r->p;
-
-	for (size_t i = 0; i < 3; i++) {
-		size_t l = strlen(words[i]);
-
-		if ((size_t)(r->end - r->p) >= l && memcmp(r->p, words[i], l) == 0) {
-			r->p += l;
-			return 0;
-		}
-	}
-	while (r->p < r->end && in_set(*r->p, "+-0123456789.eE"))
-		r->p++;
-	return r->p > s ? 0 : -EINVAL;
-}
-
-static int key_rank(const char *const *keys, const char *key)
-{
-	for (int i = 0; keys[i]; i++)
-		if (strcmp(keys[i], key) == 0)
-			return i;
-	return -1;
-}
-
-/* Copies s into out[n], cut short if need be. */
-static void copy_cut(char *out, size_t n, const char *s)
-{
-	size_t len = strnlen(s, n - 1);
-
-	memcpy(out, s, len);
+	memcpy(out, s ? (const char *)s : "", len);
 	out[len] = '\0';
 }
 
@@ -132,90 +56,76 @@ static void describe_commit(char *out, size_t n, const char *describe)
 	while (g && strstr(g + 2, "-g"))
 		g = strstr(g + 2, "-g");
 	hash = g && strspn(g + 2, "0123456789abcdef") >= 4 ? g + 2 : describe;
-	copy_cut(out, n, strcmp(describe, "unknown") ? hash : "");
+	copy_cut(out, n, (const unsigned char *)(strcmp(describe, "unknown") ? hash : ""));
 }
 
-/* Takes a string value of key when it is one of the names read. */
-static void take(struct meta_reader *r, const char *key, const char *value)
+/* Prepares sql with text bound as ?1. NULL on an error. */
+static sqlite3_stmt *prepare_on(sqlite3 *db, const char *sql, const char *text, size_t len)
 {
-	int rank = key_rank(start_keys, key);
+	sqlite3_stmt *st = NULL;
 
-	if (key_rank(build_keys, key) >= 0 && !r->m->build_type[0])
-		copy_cut(r->m->build_type, sizeof(r->m->build_type), value);
-	if (key_rank(commit_keys, key) >= 0 && !r->m->commit[0])
-		describe_commit(r->m->commit, sizeof(r->m->commit), value);
-	if (rank >= 0 && rank < r->start_rank) {
-		copy_cut(r->m->started, sizeof(r->m->started), value);
-		r->start_rank = rank;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
 	}
+	return st;
 }
 
-static int read_value(struct meta_reader *r, const char *key, int depth);
-
-/* The members of an object or the elements of an array, after its '{' or '['. */
-static int read_members(struct meta_reader *r, char close, int depth)
+/* Is text a JSON object? 1 yes, 0 no, -ENOMEM when SQLite failed. */
+static int is_object(sqlite3 *db, const char *text, size_t len)
 {
-	char key[128];
+	sqlite3_stmt *st = prepare_on(db, type_sql, text, len);
+	int ret = -ENOMEM;
 
-	skip_space(r);
-	if (r->p < r->end && *r->p == close) {
-		r->p++;
-		return 0;
+	if (st && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *type = sqlite3_column_text(st, 0);
+
+		ret = type && strcmp((const char *)type, "object") == 0;
 	}
-	for (;;) {
-		skip_space(r);
-		key[0] = '\0';
-		if (close == '}') {
-			if (read_string(r, key, sizeof(key)))
-				return -EINVAL;
-			skip_space(r);
-			if (r->p >= r->end || *r->p++ != ':')
-				return -EINVAL;
-		}
-		if (read_value(r, key, depth + 1))
-			return -EINVAL;
-		skip_space(r);
-		if (r->p >= r->end)
-			return -EINVAL;
-		if (*r->p == close) {
-			r->p++;
-			return 0;
-		}
-		if (*r->p++ != ',')
-			return -EINVAL;
-	}
+	sqlite3_finalize(st);
+	return ret;
 }
 
-static int read_value(struct meta_reader *r, const char *key, int depth)
+static int read_values(sqlite3 *db, const char *text, size_t len, struct history_meta *m)
 {
-	char value[256];
+	sqlite3_stmt *st = prepare_on(db, values_sql, text, len);
+	const unsigned char *describe;
+	int ret = -ENOMEM;
 
-	skip_space(r);
-	if (r->p >= r->end || depth > META_MAX_DEPTH)
-		return -EINVAL;
-	if (*r->p == '{' || *r->p == '[') {
-		char close = *r->p == '{' ? '}' : ']';
-
-		r->p++;
-		return read_members(r, close, depth);
-	}
-	if (*r->p != '"')
-		return skip_literal(r);
-	if (read_string(r, value, sizeof(value)))
-		return -EINVAL;
-	take(r, key, value);
-	return 0;
+	if (!st || sqlite3_step(st) != SQLITE_ROW)
+		goto out_finalize;
+	copy_cut(m->build_type, sizeof(m->build_type), sqlite3_column_text(st, 0));
+	describe = sqlite3_column_text(st, 1);
+	if (describe)
+		describe_commit(m->commit, sizeof(m->commit), (const char *)describe);
+	copy_cut(m->started, sizeof(m->started), sqlite3_column_text(st, 2));
+	m->version = sqlite3_column_int64(st, 3);
+	ret = 0;
+out_finalize:
+	sqlite3_finalize(st);
+	return ret;
 }
 
 int history_meta_parse(const char *text, size_t len, struct history_meta *m)
 {
-	struct meta_reader r = { .p = text, .end = text + len, .m = m,
-				 .start_rank = (int)(sizeof(start_keys) / sizeof(start_keys[0])) };
+	sqlite3 *db = NULL;
+	int ret;
 
 	memset(m, 0, sizeof(*m));
-	skip_space(&r);
-	if (r.p >= r.end || *r.p != '{' || read_value(&r, "", 0))
+	/* JSON has no raw NUL, and SQLite's text would end at one */
+	if (len > INT_MAX || memchr(text, '\0', len))
 		return -EINVAL;
-	skip_space(&r);
-	return r.p == r.end ? 0 : -EINVAL;
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	ret = is_object(db, text, len);
+	if (ret > 0)
+		ret = read_values(db, text, len, m);
+	else if (ret == 0)
+		ret = -EINVAL;
+out_close:
+	sqlite3_close(db);
+	return ret;
 }

@@ -5,16 +5,15 @@
  * with the band from the slowest to the fastest run of each commit and the
  * level shifts of `bench history changes` circled.
  *
- * It goes through `bench plot`'s machinery (plot_gnuplot.c): the data file
+ * It goes through `bench plot`'s machinery (plot_own_chart): the data file
  * plot-history.dat and the variables are written here, plots/history.gp
  * draws one picture per workload (history-<workload>.png and .svg) and all
  * of them stacked (history.png and .svg), in DIR (default: a folder
  * `history` beside the database).
  */
 #include "history_internal.h"
-#include "plot_internal.h"
+#include "plot.h"
 #include "fsinfo.h"
-#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,7 +24,8 @@
 #define PLOT_MAX_LABELS 40
 
 struct hplot {
-	struct plot_ctx ctx;	/* first: the chart callback gets &ctx */
+	struct plot_place at;
+	char env[512];		/* the class: "host vm, Linux 6.1, ext4, build Release" */
 	const struct history_set *set;
 	double alpha, min_shift;
 	char workloads[16][64];
@@ -151,9 +151,9 @@ static void commit_span(const struct history_set *s, char *out, size_t n)
 		 s->ncommits > 1 ? " to " : "", s->ncommits > 1 ? b : "");
 }
 
-static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
+static long history_chart(void *arg, struct chart_out *out)
 {
-	struct hplot *hp = (struct hplot *)ctx;
+	struct hplot *hp = arg;
 	static char names[8192], first[1024], count[1024], shifts[1024], wls[1100], xt[2048];
 	static char banded[8192];
 	char *lists[4] = { first, count, shifts, banded }, base[PATH_MAX + 16], title[512];
@@ -169,9 +169,9 @@ static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
 	if (!block)
 		snprintf(out->why, sizeof(out->why), "no case has runs in the history");
 	xtics(hp->set, xt, sizeof(xt));
-	snprintf(base, sizeof(base), "%s/history", ctx->dir);
+	snprintf(base, sizeof(base), "%s/history", hp->at.dir);
 	commit_span(hp->set, title, sizeof(title));
-	plot_var_title(&out->vars, ctx, title, NULL);
+	plot_var_heading(&out->vars, title, hp->env);
 	plot_var_str(&out->vars, "outbase", base);
 	plot_var_str(&out->vars, "names", names);
 	plot_var_str(&out->vars, "wls", wls);
@@ -185,103 +185,69 @@ static long history_chart(struct plot_ctx *ctx, struct chart_out *out)
 	return block;
 }
 
-/* ----------------------------------------------------------- options -- */
-
-struct hplot_opts {
-	const char *db, *out;
-	struct history_filter f;
-	double alpha, min_shift;
-};
-
-static int hplot_apply(struct cli_parser *p, const struct cli_option *opt,
-		       const struct cli_value *v)
-{
-	struct hplot_opts *o = p->ctx;
-
-	switch (opt->id) {
-	case OPT_DB: o->db = v->str; break;
-	case OPT_CASE: o->f.case_glob = v->str; break;
-	case OPT_BRANCH: o->f.branch = v->str; break;
-	case OPT_PLOT_OUT: o->out = v->str; break;
-	default: break;
-	}
-	return 0;
-}
-
-/* 0, -1 after --help, or the exit code. */
-static int hplot_parse(struct hplot_opts *o, int argc, char **argv, const struct history_io *io)
-{
-	struct cli_parser p = { .cmd = CMD_HPLOT, .apply = hplot_apply, .ctx = o,
-				.out = io->out, .err = io->err };
-
-	*o = (struct hplot_opts){ .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA, .min_shift = 0.05 };
-	return cli_parse(&p, argc, argv);
-}
+/* ------------------------------------------------------------ setup -- */
 
 /* The output folder (made when missing), gnuplot and the scripts. 0 or the exit code. */
-static int hplot_setup(struct hplot *hp, const struct hplot_opts *o, const struct history_io *io)
+static int hplot_setup(struct hplot *hp, const struct history_plot_opts *o, const struct history_io *io)
 {
 	const char *slash = strrchr(o->db, '/');
 	char made[PATH_MAX];
 	int err;
 
 	if (o->out)
-		snprintf(hp->ctx.dir, sizeof(hp->ctx.dir), "%s", o->out);
+		snprintf(hp->at.dir, sizeof(hp->at.dir), "%s", o->out);
 	else
-		snprintf(hp->ctx.dir, sizeof(hp->ctx.dir), "%.*shistory",
+		snprintf(hp->at.dir, sizeof(hp->at.dir), "%.*shistory",
 			 slash ? (int)(slash - o->db + 1) : 0, o->db);
-	if (strpbrk(hp->ctx.dir, "\"'\\")) {
-		fprintf(io->err, "%s: %s: quotes or backslashes in the folder name are not supported\n", io->who, hp->ctx.dir);
+	if (strpbrk(hp->at.dir, "\"'\\")) {
+		fprintf(io->err, "%s: %s: quotes or backslashes in the folder name are not supported\n", io->who, hp->at.dir);
 		return 2;
 	}
-	if (!plot_find_gnuplot(hp->ctx.gnuplot, sizeof(hp->ctx.gnuplot))) {
+	if (!plot_find_gnuplot(hp->at.gnuplot, sizeof(hp->at.gnuplot))) {
 		fprintf(io->err, "%s: gnuplot not found in PATH; install it (Debian: apt install gnuplot-nox) and run it again\n", io->who);
 		return 2;
 	}
-	if (plot_find_scripts(hp->ctx.plots_dir, sizeof(hp->ctx.plots_dir))) {
+	if (plot_find_scripts(hp->at.plots_dir, sizeof(hp->at.plots_dir))) {
 		fprintf(io->err, "%s: the gnuplot scripts (plots/*.gp) were not found; set COPYBENCH_PLOTS_DIR to their folder\n", io->who);
 		return 1;
 	}
-	err = make_dirs(hp->ctx.dir, made, sizeof(made));
+	err = make_dirs(hp->at.dir, made, sizeof(made));
 	if (err) {
-		fprintf(io->err, "%s: %s: %s\n", io->who, hp->ctx.dir, strerror(-err));
+		fprintf(io->err, "%s: %s: %s\n", io->who, hp->at.dir, strerror(-err));
 		return 1;
 	}
 	return 0;
 }
 
-/* --------------------------------------------------------------- CLI -- */
+/* --------------------------------------------------------------- run -- */
 
-int history_plot_cli(int argc, char **argv, const struct history_io *io)
+int history_plot(const struct history_plot_opts *o, const struct history_io *io)
 {
-	struct hplot_opts o;
 	struct history_set s;
 	struct history_db h;
 	struct hplot *hp;
-	int ret = hplot_parse(&o, argc, argv, io);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
 	hp = calloc(1, sizeof(*hp));
 	if (!hp)
 		return 1;
-	hp->alpha = o.alpha;
-	hp->min_shift = o.min_shift;
-	ret = hplot_setup(hp, &o, io);
+	hp->alpha = o->alpha;
+	hp->min_shift = o->min_shift;
+	ret = hplot_setup(hp, o, io);
 	if (ret)
 		goto out_free;
 	ret = 2;
-	if (history_db_open(&h, o.db, false, io))
+	if (history_db_open(&h, o->db, false, io))
 		goto out_free;
-	if (history_set_load(&h, &o.f, &s, io))
+	if (history_set_load(&h, &o->f, &s, io))
 		goto out_close;
 	hp->set = &s;
-	history_env_text(&s.env, hp->ctx.env, sizeof(hp->ctx.env));
+	history_env_text(&s.env, hp->env, sizeof(hp->env));
 	fflush(io->out);
-	ret = plot_chart(&hp->ctx, "history", history_chart) ? 1 : 0;
+	ret = plot_own_chart(&hp->at, "history", history_chart, hp) ? 1 : 0;
 	for (size_t w = 0; !ret && w < hp->nworkloads; w++)
 		fprintf(io->out, "history-%s: wrote %s/history-%s.png and .svg\n",
-			hp->workloads[w], hp->ctx.dir, hp->workloads[w]);
+			hp->workloads[w], hp->at.dir, hp->workloads[w]);
 	history_set_free(&s);
 out_close:
 	history_db_close(&h);

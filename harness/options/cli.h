@@ -175,8 +175,6 @@ const char *cli_prog(enum cli_cmd cmd);
 
 void cli_help(enum cli_cmd cmd, FILE *f);
 void cli_exit_codes(enum cli_cmd cmd, FILE *f);
-/* The bash completion script, from the table. */
-void cli_completion_bash(FILE *f);
 /* docs/options.md, from the table (cli_markdown.c). */
 void cli_help_markdown(FILE *f);
 

@@ -44,16 +44,23 @@ void plot_var_dbl(struct plot_vars *v, const char *name, double value)
 }
 
 /* "Title\nmachine; slice" as a gnuplot string body. */
+void plot_var_heading(struct plot_vars *v, const char *what, const char *env)
+{
+	char title[1024];
+
+	snprintf(title, sizeof(title), "%s\\n%s", what, env);
+	plot_var_str(v, "ttl", title);
+}
+
 void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
 		    const char *what, const struct plot_slice *s)
 {
-	char slice[256] = "", title[1024];
+	char slice[256] = "", env[800];
 
 	if (s)
 		plot_slice_text(s, slice, sizeof(slice));
-	snprintf(title, sizeof(title), "%s\\n%s%s%s", what, ctx->env,
-		 slice[0] ? "; " : "", slice);
-	plot_var_str(v, "ttl", title);
+	snprintf(env, sizeof(env), "%s%s%s", ctx->env, slice[0] ? "; " : "", slice);
+	plot_var_heading(v, what, env);
 }
 
 /* ------------------------------------------------------------- files -- */
@@ -191,9 +198,40 @@ out_error:
 	return -1;
 }
 
+/* A chart of one's own: its callback and argument beside a bare context. */
+struct own_chart {
+	struct plot_ctx ctx;	/* first: plot_chart's callback gets &ctx */
+	plot_own_fn write;
+	void *arg;
+};
+
+static long own_chart_write(struct plot_ctx *ctx, struct chart_out *out)
+{
+	struct own_chart *c = (struct own_chart *)ctx;
+
+	return c->write(c->arg, out);
+}
+
+int plot_own_chart(const struct plot_place *at, const char *chart, plot_own_fn write,
+		   void *arg)
+{
+	struct own_chart *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return -1;
+	snprintf(c->ctx.dir, sizeof(c->ctx.dir), "%s", at->dir);
+	snprintf(c->ctx.gnuplot, sizeof(c->ctx.gnuplot), "%s", at->gnuplot);
+	snprintf(c->ctx.plots_dir, sizeof(c->ctx.plots_dir), "%s", at->plots_dir);
+	c->write = write;
+	c->arg = arg;
+	ret = plot_chart(&c->ctx, chart, own_chart_write);
+	free(c);
+	return ret;
+}
+
 /* --------------------------------------------------------- locations -- */
 
-/* The full path of gnuplot in PATH into out; false when there is none. */
 bool plot_find_gnuplot(char *out, size_t n)
 {
 	const char *path = getenv("PATH");

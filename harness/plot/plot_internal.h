@@ -6,7 +6,8 @@
  *   plot_charts.c     the charts, one function each, and their table
  *   plot_labels.c     labels of a scatter chart placed apart
  *   plot_hyperfine.c  the chart of hyperfine's exports
- *   cmd_plot.c        the subcommand
+ *   plot_run.c        the charts of results folders: plot_results (plot.h)
+ * Private to harness/plot/: another room uses plot.h.
  *
  * The slice: a chart about "the strategies" compares like with like, so it
  * takes one workload (the default workload when it was run), one cache state
@@ -27,7 +28,12 @@
 #ifndef COPYBENCH_PLOT_INTERNAL_H
 #define COPYBENCH_PLOT_INTERNAL_H
 
+#ifndef COPYBENCH_ROOM_PLOT
+#error "plot_internal.h is private to harness/plot/; include plot.h"
+#endif
+
 #include "csv.h"
+#include "plot.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -62,7 +68,6 @@ struct plot_row {
 /* The environment columns an environment is told apart by. */
 enum { PLOT_HOST, PLOT_KERNEL, PLOT_FS, PLOT_CPU, PLOT_NENV_FIELDS };
 
-#define PLOT_MAX_INPUTS 64
 #define PLOT_MAX_ENVS 64
 
 /* Where rows come from: one results folder and one machine, kernel,
@@ -106,28 +111,12 @@ struct plot_slice {
 	uint64_t files, file_bytes;
 };
 
-/* Variables for a gnuplot -e command line. */
-struct plot_vars {
-	char s[16384];
-	size_t len;
-};
-
-/* Where a chart function writes: its data file, its variables, and why it
- * has nothing to draw. */
-struct chart_out {
-	FILE *f;
-	struct plot_vars vars;
-	char why[256];
-};
-
 /* Writes one chart's data and variables: how many blocks or points it wrote;
  * 0 when there is nothing to draw (why says so); <0 on an error. */
 typedef long (*chart_write_fn)(struct plot_ctx *ctx, struct chart_out *out);
 
 /* plot_data.c: loading */
 double plot_num(const char *s);
-double plot_mbs(uint64_t size, double ns);
-void plot_clean(const char *s, char *out, size_t n);
 /* plot_palette.c: a strategy's colour, the same in every chart ("#4878a8"),
  * and as the integer gnuplot's "lc rgb variable" reads. */
 const char *plot_colour(const char *name);
@@ -174,9 +163,6 @@ bool plot_first_workload(const struct plot_ctx *ctx, size_t i);
 void plot_slice_text(const struct plot_slice *s, char *out, size_t n);
 
 /* plot_gnuplot.c */
-void plot_var_str(struct plot_vars *v, const char *name, const char *value);
-void plot_var_int(struct plot_vars *v, const char *name, long value);
-void plot_var_dbl(struct plot_vars *v, const char *name, double value);
 void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
 		    const char *what, const struct plot_slice *s);
 /*
@@ -185,9 +171,6 @@ void plot_var_title(struct plot_vars *v, const struct plot_ctx *ctx,
  * removed. 0 drawn or skipped, -1 on an error (counted in ctx->errors).
  */
 int plot_chart(struct plot_ctx *ctx, const char *chart, chart_write_fn write);
-bool plot_find_gnuplot(char *out, size_t n);
-int plot_find_scripts(char *out, size_t n);
-bool plot_latest_results(char *out, size_t n);
 
 /* plot_labels.c: the labelled points of a scatter chart, labels apart. */
 struct plot_label {

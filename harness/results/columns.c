@@ -11,7 +11,6 @@
  * of runs.csv are the run room's (run/run_columns.c).
  */
 #include "columns.h"
-#include "cli.h"
 #include "json.h"
 
 #include <inttypes.h>
@@ -530,26 +529,4 @@ void columns_print_markdown(FILE *f)
 	md_table(f, COLFILE_RUNS, columns_count(COLFILE_RUNS) - NCOLS(env_cols),
 		 columns_count(COLFILE_RUNS));
 	fputs("<!-- columns: end -->\n", f);
-}
-
-static int columns_apply(struct cli_parser *p, const struct cli_option *opt,
-			 const struct cli_value *v)
-{
-	(void)v;
-	if (opt->id == OPT_MARKDOWN)
-		*(bool *)p->ctx = true;
-	return 0;
-}
-
-int cmd_columns(int argc, char **argv)
-{
-	bool markdown = false;
-	struct cli_parser p = { .cmd = CMD_COLUMNS, .apply = columns_apply, .ctx = &markdown };
-	int ret = cli_parse(&p, argc, argv);
-
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	(void)markdown;	/* Markdown is the one format: --markdown is optional */
-	columns_print_markdown(stdout);
-	return fflush(stdout) ? 1 : 0;
 }

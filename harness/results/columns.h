@@ -79,7 +79,5 @@ bool columns_is_bench_header(const char *line);
 
 /* The column list of results/README.md, as Markdown. */
 void columns_print_markdown(FILE *f);
-/* `bench columns --markdown` (not in the usage: for the README). */
-int cmd_columns(int argc, char **argv);
 
 #endif

@@ -15,11 +15,15 @@
 #include "runner.h"
 
 /*
- * The version of meta.json's layout and of the --export-json/--format json
- * documents. Adding a field keeps it; renaming, removing or changing the
- * meaning of one bumps it.
+ * The version of meta.json's layout and of every JSON document bench prints
+ * (--export-json/--format json, bench list and bench check --format json).
+ * Adding a field keeps it; renaming, removing or changing the meaning of
+ * one bumps it, and so does any change of the identifying columns (which
+ * cases are told apart). Readers accept every older version (the policy:
+ * docs/history.md, "Schema versions"). 2: the identifying columns grew from
+ * 9 to 14 (threads, queue_depth, files, file_size, command).
  */
-#define META_SCHEMA_VERSION 1
+#define META_SCHEMA_VERSION 2
 
 /* Writes dir/meta.json through a temporary file. 0 or -errno. */
 int meta_write(const char *dir, const struct runner *r, const struct meta_times *t);

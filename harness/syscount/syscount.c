@@ -4,9 +4,9 @@
  * the session, the choice of method and the public API. The mechanisms live
  * in syscount_perf.c (the kernel's tracepoint counters) and syscount_ptrace.c
  * (the tracer), beneath it; the names counted one by one, which all three
- * use, in syscount_names.c; what they share is in syscount_priv.h.
+ * use, in syscount_names.c; what they share is in syscount_internal.h.
  */
-#include "syscount_priv.h"
+#include "syscount_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

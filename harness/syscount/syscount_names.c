@@ -5,7 +5,7 @@
  * ground floor of syscount/: the session (syscount.c) and both mechanisms
  * (syscount_perf.c, syscount_ptrace.c) read it; it reads none of them.
  */
-#include "syscount_priv.h"
+#include "syscount_internal.h"
 
 #include <stdio.h>
 #include <string.h>

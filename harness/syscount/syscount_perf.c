@@ -14,7 +14,7 @@
  * by the "ioctl" counter, so exactly 1 is taken off each. Counts are deltas
  * from a read taken before enabling.
  */
-#include "syscount_priv.h"
+#include "syscount_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
  * a signature the tracer reads with PTRACE_GET_SYSCALL_INFO. The markers
  * themselves are not counted.
  */
-#include "syscount_priv.h"
+#include "syscount_internal.h"
 
 #include <errno.h>
 #include <signal.h>

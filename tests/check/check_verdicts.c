@@ -8,6 +8,7 @@
  * and markdown reports are well formed.
  */
 #include "check.h"
+#include "commands.h"
 #include "csv.h"
 #include "testutil.h"
 

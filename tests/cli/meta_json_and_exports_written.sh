@@ -24,7 +24,7 @@ expect_eq results_line "$(grep '^results: ' "$T/.out")" \
 expect_eq nothing_in_cwd "$(ls -A)" ""
 
 M=$R/meta.json
-jqt schema_version '.schema_version == 1' "$M"
+jqt schema_version '.schema_version == 2' "$M"
 jqt bench '.bench | (.version | length > 0) and (.git_describe | length > 0) and
 	(.build_type | type == "string") and (.sanitizers | type == "string") and
 	(.optimized | type == "boolean") and (.assertions | type == "boolean") and
@@ -74,7 +74,7 @@ fi
 # The exports: the summary's cases, each with its runs, beside the table;
 # the Markdown table shows the identifying columns that vary (buffer_bytes).
 runs=$(($(wc -l <"$R/runs.csv") - 1))
-jqt export_json_schema '.schema_version == 1' "$T/e.json"
+jqt export_json_schema '.schema_version == 2' "$T/e.json"
 jqt export_json_dir ".results_dir == \"$R\"" "$T/e.json"
 jqt export_json_cases '.cases | length == 4' "$T/e.json"
 jqt export_json_runs "[.cases[].runs | length] | add == $runs" "$T/e.json"
@@ -104,7 +104,7 @@ fi
 run "$BENCH" --strategy readwrite --size 1M --repeat 1 --syscalls off --no-limits --dir "$D" \
 	--out "$T/r2" --format json
 expect_eq json_rc "$RC" 0
-jqt json_stdout '.schema_version == 1 and ([.cases[0].runs[] | select(.retried | not)] | length == 1)' "$T/.out"
+jqt json_stdout '.schema_version == 2 and ([.cases[0].runs[] | select(.retried | not)] | length == 1)' "$T/.out"
 expect_eq json_results_line "$(tail -n 1 "$T/.err")" "bench: results in $T/r2/"
 expect_eq sanitizer_note "$(grep -c '^bench: note: this bench is a sanitizer build' "$T/.err")" \
 	"$([ -n "$sanitizers" ] && echo 1 || echo 0)"

@@ -56,7 +56,7 @@ run "$BENCH" list --format json --dir "$T"
 expect_eq list_json_rc "$RC" 0
 if command -v python3 >/dev/null; then
 	got=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schema_version"], all("available" in x for k in ("strategies","channels","workloads") for x in d[k]), len(d["workloads"]))' <"$T/.out")
-	expect_eq list_json "$got" "1 True $("$BENCH" list | sed -n '/^workloads:/,$p' | grep -c '^  ')"
+	expect_eq list_json "$got" "2 True $("$BENCH" list | sed -n '/^workloads:/,$p' | grep -c '^  ')"
 fi
 expect_eq list_json_strategies "$(grep -c '"name": "readwrite"' "$T/.out")" 1
 
@@ -65,7 +65,7 @@ expect_eq list_json_strategies "$(grep -c '"name": "readwrite"' "$T/.out")" 1
 if [ -n "${SOURCE_DIR:-}" ] && [ -f "$SOURCE_DIR/results/baseline/ci-syscalls.csv" ]; then
 	b=$SOURCE_DIR/results/baseline/ci-syscalls.csv
 	run "$BENCH" check --only-syscalls --baseline "$b" --current "$b" --format json
-	expect_eq check_json_schema "$RC $(sed -n 2p "$T/.out" | grep -o '"schema_version": 1')" '0 "schema_version": 1'
+	expect_eq check_json_schema "$RC $(sed -n 2p "$T/.out" | grep -o '"schema_version": 2')" '0 "schema_version": 2'
 fi
 
 # The completion script, in bash itself.

@@ -129,6 +129,11 @@ static void whole_or_nothing(void)
 	CHECK_EQ_U64(add(hsynth_write("badmeta", &s), "c6"), 2);
 	CHECK(strstr(herr, "badmeta/meta.json: not a JSON object\n"));
 	CHECK_EQ_U64(count("SELECT COUNT(*) FROM run"), 2);
+	s = hsynth_default(5);
+	s.meta = "{\"schema_version\": 99, \"bench\": {\"build_type\": \"Release\"}}";
+	CHECK_EQ_U64(add(hsynth_write("newmeta", &s), "c6"), 2);
+	CHECK(strstr(herr, "newmeta/meta.json: schema_version 99 is newer than this bench's 2; use a newer bench\n"));
+	CHECK_EQ_U64(count("SELECT COUNT(*) FROM run"), 2);
 }
 
 static void metadata_and_labels(void)

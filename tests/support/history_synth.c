@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* history_synth.c - synthetic results folders and an in-process `bench history`. */
 #include "history_synth.h"
+#include "commands.h"
 #include "csv.h"
 #include "history.h"
 #include "testutil.h"

@@ -3,6 +3,7 @@
  * plot_synth.c - synthetic results folders for the plot tests (plot_synth.h).
  */
 #include "plot_synth.h"
+#include "commands.h"
 #include "plot.h"
 #include "testutil.h"
 

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * syscount_priv.h - what syscount.c (the session, the public API and the
- * choice of method), syscount_perf.c (the tracepoint counters) and
- * syscount_ptrace.c (the tracer) share. Nothing outside these three files
- * includes it.
+ * syscount_internal.h - what syscount.c (the session, the public API and
+ * the choice of method), syscount_perf.c (the tracepoint counters),
+ * syscount_ptrace.c (the tracer) and syscount_names.c share. Private to
+ * harness/syscount/: another room uses syscount.h.
  */
-#ifndef COPYBENCH_SYSCOUNT_PRIV_H
-#define COPYBENCH_SYSCOUNT_PRIV_H
+#ifndef COPYBENCH_SYSCOUNT_INTERNAL_H
+#define COPYBENCH_SYSCOUNT_INTERNAL_H
+
+#ifndef COPYBENCH_ROOM_SYSCOUNT
+#error "syscount_internal.h is private to harness/syscount/; include syscount.h"
+#endif
 
 #include "syscount.h"
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# private_headers.sh - no product file includes another room's private
+# header. A room's private header is a <name>_internal.h in its folder
+# (harness/<room>/, lib/, strategies/, ...); only files of that same folder
+# may include it, however the #include names it (bare, by room, or by a
+# relative path). Prints each include that breaks the rule, then the count;
+# exits 0 when it is 0, 1 otherwise.
+set -u
+cd "${SOURCE_DIR:?SOURCE_DIR names the source tree}" || exit 1
+product=(harness lib strategies workloads datasets tools/gbench)
+
+# The folder of each private header, by its name (names are unique).
+declare -A home
+while IFS= read -r h; do
+	home[${h##*/}]=${h%/*}
+done < <(find "${product[@]}" -name '*_internal.h' | LC_ALL=C sort)
+[ "${#home[@]}" -gt 0 ] || { echo "no *_internal.h found under ${product[*]}" >&2; exit 1; }
+
+wrong=0
+checked=0
+while IFS=: read -r file line text; do
+	name=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/' <<<"$text")
+	name=${name##*/}
+	checked=$((checked + 1))
+	if [ "${home[$name]:-}" != "${file%/*}" ]; then
+		echo "$file:$line: includes $name, private to ${home[$name]:-no room (not found)}/"
+		wrong=$((wrong + 1))
+	fi
+done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
+	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*_internal\.h"' "${product[@]}" | LC_ALL=C sort)
+
+echo "$checked includes of a private header, $wrong of another room's"
+[ "$checked" -gt 0 ] || { echo "no include of a private header found: the scan is broken" >&2; exit 1; }
+[ "$wrong" -eq 0 ]
