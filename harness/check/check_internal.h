@@ -65,12 +65,12 @@ struct check_row {
 	 * in both (see judge_timing). */
 	double abs_change, abs_pg, abs_pl;
 	/* The one-sided (1 - alpha) upper bounds of the change, compared and
-	 * plain (check.c's upper_bound): the smallest slowdown the runs rule
+	 * plain (check_timing.c's upper_bound): the smallest slowdown the runs rule
 	 * out. INFINITY when no slowdown can be ruled out. */
 	double upper, abs_upper;
 	bool cleared;		/* a bound below the threshold: no regression */
 	/* Two modes on a side: the runs above the cut between them, per side
-	 * (check.c's compare_modes), the change of the mean time their share
+	 * (check_timing.c's compare_modes), the change of the mean time their share
 	 * moves, and the one-sided p of a larger slow share now (Fisher). */
 	bool share_judged, by_share;	/* by_share: the regression is the share's */
 	double cut, share_change, share_p;
@@ -135,5 +135,19 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 		  const struct check_opts *o, struct check_report *rep, FILE *err);
 /* The report in the format of o. */
 void check_print(const struct check_report *rep, const struct check_opts *o, FILE *out);
+
+/* check_timing.c: the timing comparison that check_compare makes. */
+/* The median of the plain ratios of the rows but self (NULL: of all rows),
+ * NAN with too few of them. */
+double common_ratio(const struct check_report *rep, const struct check_row *self);
+/* Change, threshold and the raw one-sided p-values of a case. */
+void compare_timing(const struct check_report *rep, struct check_row *r,
+		    const struct check_opts *o, FILE *err);
+/* The largest change of a copy case, and the spread it would need. */
+void note_largest(struct check_report *rep, const struct check_opts *o);
+/* Holm's correction over the tested rows, then each one's timing verdict.
+ * 0 or -ENOMEM. */
+int check_timings(struct check_report *rep, const struct check_opts *o,
+		  FILE *err);
 
 #endif
