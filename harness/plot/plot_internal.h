@@ -152,7 +152,7 @@ void plot_free_summary(struct plot_ctx *ctx);
 /* The environment fields that differ between envs, as a mask of 1 << PLOT_*. */
 unsigned plot_env_differs(const struct plot_ctx *ctx);
 
-/* plot_data.c: slicing */
+/* plot_slice.c: slicing */
 bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s);
 size_t plot_count(const struct plot_ctx *ctx, const struct plot_slice *s);
 const char *plot_main_workload(const struct plot_ctx *ctx);
