@@ -2,7 +2,7 @@
 /*
  * treegen.h - trees of files (datasets/treegen.c): the layout of a generated
  * tree, its generation, the tree hash that verifies a copy, and its removal.
- * It knows no struct dataset: dataset.c makes a tree dataset with it.
+ * It knows no struct dataset: dataset_cache.c makes a tree dataset with it.
  */
 #ifndef COPYBENCH_TREEGEN_H
 #define COPYBENCH_TREEGEN_H
