@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const struct copy_strategy strategy_copy_file_range;
 extern const struct copy_strategy strategy_readwrite;
@@ -39,7 +41,7 @@ static const struct loopfs loopfs_kinds[] = {
 static int copy_and_look(const struct copy_strategy *s, const char *dir,
 			 const char *src, uint64_t size, uint64_t hash)
 {
-	char dst[1200], why[256];
+	char dst[1300], why[256];
 	bool shared = false;
 	int ret;
 

@@ -9,6 +9,7 @@
 #include "copyutil.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const uint64_t matrix_sizes[] = {
 	0, 1, 4095, 4096, 4097, (1u << 20) + 13,

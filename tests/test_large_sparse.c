@@ -15,9 +15,14 @@
 #include "copyutil.h"
 #include "fileio.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #define LARGE_SIZE ((4ull << 30) + (1ull << 20) + 13)
 #define LARGE_MIN_FREE (10ull << 30)
