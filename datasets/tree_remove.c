@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * tree_remove.c - removing a tree of many files with many removals in
- * flight (treegen.h: tree_remove_wide).
+ * tree_remove.c - removing a tree of files (treegen.h): one entry at a time
+ * (tree_remove, tree_remove_at), or, for a tree of many files, with many
+ * removals in flight (tree_remove_wide).
  *
  * Removing a file can wait on the device: on a filesystem mounted with
  * discard and no journal (ext4), each freed block range is trimmed before
@@ -25,6 +26,74 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Empties the folder dfd (closed here), counting what it removed. */
+static int tree_empty_dir(int dfd, uint64_t *count)
+{
+	struct dirent *e;
+	DIR *dir = fdopendir(dfd);
+	int err = 0;
+
+	if (!dir) {
+		err = -errno;
+		close(dfd);
+		return err;
+	}
+	while ((e = readdir(dir))) {
+		int fd;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(dir), e->d_name, 0)) {
+			++*count;
+			continue;
+		}
+		if (errno != EISDIR && errno != EPERM) {
+			err = err ? err : -errno;
+			continue;
+		}
+		fd = openat(dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			err = err ? err : -errno;
+			continue;
+		}
+		tree_empty_dir(fd, count);
+		if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR))
+			err = err ? err : -errno;
+		else
+			++*count;
+	}
+	closedir(dir);
+	return err;
+}
+
+int tree_remove(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	uint64_t count = 0;
+
+	if (fd < 0) {
+		if (errno == ENOTDIR || errno == ELOOP)
+			return unlink(path) ? -errno : 0;
+		return errno == ENOENT ? 0 : -errno;
+	}
+	tree_empty_dir(fd, &count);
+	return rmdir(path) ? -errno : 0;
+}
+
+int tree_remove_at(int dfd, const char *name, uint64_t *count)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = tree_empty_dir(fd, count);
+	if (unlinkat(dfd, name, AT_REMOVEDIR))
+		return err ? err : -errno;
+	++*count;
+	return err;
+}
 
 #define REMOVE_CHUNK 32		/* files a thread takes at a time */
 #define REMOVE_THREADS_MAX 64

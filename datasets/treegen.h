@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * treegen.h - trees of files (datasets/treegen.c): the layout of a generated
- * tree, its generation, the tree hash that verifies a copy, and its removal.
- * It knows no struct dataset: dataset.c makes a tree dataset with it.
+ * treegen.h - trees of files: the layout of a generated tree, its
+ * generation (datasets/treegen.c), the tree hash that verifies a copy
+ * (tree_hash.c), and its removal (tree_remove.c).
+ * It knows no struct dataset: dataset_cache.c makes a tree dataset with it.
  */
 #ifndef COPYBENCH_TREEGEN_H
 #define COPYBENCH_TREEGEN_H

@@ -9,7 +9,7 @@
  * before the clock starts; everything below the root is inside it: the
  * walk, every folder made, every file opened, copied and closed. The output
  * is verified as a whole: its tree hash (every relative name, size and
- * content hash, datasets/treegen.c) against the source's; a difference is
+ * content hash, datasets/tree_hash.c) against the source's; a difference is
  * named (the first entry that differs). Modes are not compared: no variant
  * claims to keep them.
  */

@@ -6,6 +6,10 @@
 #ifndef COPYBENCH_AB_INTERNAL_H
 #define COPYBENCH_AB_INTERNAL_H
 
+#ifndef COPYBENCH_ROOM_AB
+#error "ab_internal.h is private to harness/ab/; include ab.h"
+#endif
+
 #include "ab.h"
 #include "abstat.h"
 

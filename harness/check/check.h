@@ -67,12 +67,12 @@ struct check_row {
 	 * in both (see judge_timing). */
 	double abs_change, abs_pg, abs_pl;
 	/* The one-sided (1 - alpha) upper bounds of the change, compared and
-	 * plain (check.c's upper_bound): the smallest slowdown the runs rule
+	 * plain (check_timing.c's upper_bound): the smallest slowdown the runs rule
 	 * out. INFINITY when no slowdown can be ruled out. */
 	double upper, abs_upper;
 	bool cleared;		/* a bound below the threshold: no regression */
 	/* Two modes on a side: the runs above the cut between them, per side
-	 * (check.c's compare_modes), the change of the mean time their share
+	 * (check_timing.c's compare_modes), the change of the mean time their share
 	 * moves, and the one-sided p of a larger slow share now (Fisher). */
 	bool share_judged, by_share;	/* by_share: the regression is the share's */
 	double cut, share_change, share_p;

@@ -13,7 +13,7 @@
  * at all: a long run sees more ticks of any background steal than a short
  * one, so an any-tick rule left out the long runs of a case (a slow mode)
  * far more often than its short ones. A measured run so disturbed is
- * recorded and run again in a later round (see runner.c); see
+ * recorded and run again in a later round (see runner_rounds.c); see
  * docs/noise.md for the measurements behind the rules. The run-queue wait
  * of the timed thread is recorded (cpu_wait_ns) but is no cause: work on
  * several CPUs waits for its own threads, and a run waits for the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.h - the steps of `bench [options]` (run_steps.c), which cmd_run.c
- * takes once and `bench --fs` (run_fs.c) once per filesystem before
- * measuring them all together.
+ * run.h - the steps of `bench [options]` (run_preflight.c, run_steps.c,
+ * run_dry.c), which cmd_run.c takes once and `bench --fs` (run_fs.c) once
+ * per filesystem before measuring them all together.
  */
 #ifndef COPYBENCH_RUN_H
 #define COPYBENCH_RUN_H

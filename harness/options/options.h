@@ -34,7 +34,7 @@ struct bench_opts {
 	struct u64_list buffers;	/* empty: each strategy's default */
 	struct u64_list batch_lines;	/* empty: the seed matrix */
 	uint64_t part_size;
-	unsigned repeat;		/* 0: adaptive (see runner.c) */
+	unsigned repeat;		/* 0: adaptive (see runner_rounds.c) */
 	unsigned max_runs;		/* adaptive: at most this many; 0: the
 					 * mode's (OPTIONS_MAX_RUNS, or the
 					 * budget's BUDGET_MAX_RUNS) */

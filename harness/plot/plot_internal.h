@@ -141,7 +141,7 @@ void plot_free_summary(struct plot_ctx *ctx);
 /* The environment fields that differ between envs, as a mask of 1 << PLOT_*. */
 unsigned plot_env_differs(const struct plot_ctx *ctx);
 
-/* plot_data.c: slicing */
+/* plot_slice.c: slicing */
 bool plot_in_slice(const struct plot_row *r, const struct plot_slice *s);
 size_t plot_count(const struct plot_ctx *ctx, const struct plot_slice *s);
 const char *plot_main_workload(const struct plot_ctx *ctx);
@@ -196,6 +196,22 @@ bool plot_labels_overlap(const struct plot_label *l, size_t n);
 
 /* plot_charts.c: every chart in order (the hyperfine one included). */
 void plot_all_charts(struct plot_ctx *ctx);
+
+/* plot_charts.c: what the charts share. The variables of a chart of several
+ * curves or panels; "median slowest fastest" in MiB/s, a bar and its
+ * min-max whisker; the slice most charts show (false, why filled, when
+ * nothing succeeded). */
+void chart_blocks_vars(struct plot_vars *vars, const char *list_name,
+		       const char *list, long nblocks);
+void chart_bar_spread(FILE *f, const struct plot_row *r);
+bool chart_main_slice(const struct plot_ctx *ctx, struct plot_slice *s,
+		      struct chart_out *out);
+
+/* The charts in files of their own: plot_cpu_split.c, plot_warm_cold.c,
+ * plot_compare.c. */
+long chart_cpu_split(struct plot_ctx *ctx, struct chart_out *out);
+long chart_warm_cold(struct plot_ctx *ctx, struct chart_out *out);
+long chart_compare(struct plot_ctx *ctx, struct chart_out *out);
 
 /* plot_hyperfine.c: hyperfine's whole-process timings, warm and cold. */
 long chart_hyperfine(struct plot_ctx *ctx, struct chart_out *out);

@@ -57,7 +57,7 @@ sed -i 's/^\t&workload_copy,$/&\n\t\&workload_copy_twice,/' "$t/workloads/regist
 run=$t/harness/run
 cp -r "$run" "$work/run.orig"
 sed -i 's/^\tunsigned rep;\t.*$/&\n\tunsigned rep_twice;/' "$run/case.h"
-sed -i 's/^\tc->runs\[c->nruns\].rep = (unsigned)c->nruns + 1;$/&\n\tc->runs[c->nruns].rep_twice = 2 * c->runs[c->nruns].rep;/' "$run/runner.c"
+sed -i 's/^\tc->runs\[c->nruns\].rep = (unsigned)c->nruns + 1;$/&\n\tc->runs[c->nruns].rep_twice = 2 * c->runs[c->nruns].rep;/' "$run/runner_rounds.c"
 sed -i 's/^\t{ "rep", COL_U64, .*RUN(rep) },$/&\n\t{ "rep_twice", COL_U64, 0, false, ROLE_MEASURE, "", "twice the run'"'"'s number", RUN(rep_twice) },/' "$run/run_columns.c"
 [ "$(diff -r "$work/run.orig" "$run" | grep -c '^>')" -eq 3 ] &&
 	[ "$(diff -r "$work/run.orig" "$run" | grep -c '^<')" -eq 0 ] && ok ||

@@ -41,7 +41,7 @@ static const struct loopfs loopfs_kinds[] = {
 static int copy_and_look(const struct copy_strategy *s, const char *dir,
 			 const char *src, uint64_t size, uint64_t hash)
 {
-	char dst[1200], why[256];
+	char dst[1300], why[256];
 	bool shared = false;
 	int ret;
 
