@@ -1,32 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* main.c - bench: dispatch to a subcommand, or run benchmarks. */
-#include "check.h"
-#include "columns.h"
-#include "commands.h"
-#include "history.h"
+#include "cli.h"
 #include "interrupt.h"
-#include "plot.h"
 
 #include <stdio.h>
 #include <string.h>
 
-struct subcommand {
+/* CLI_COMMAND_LIST (cli.h): each command's function, and its table. */
+#define DECLARE_COMMAND(id, name, fn, summary) int fn(int argc, char **argv);
+#define COMMAND_ENTRY(id, name, fn, summary) { name, fn },
+#define NO_SUB(id, name)
+
+CLI_COMMAND_LIST(DECLARE_COMMAND, NO_SUB)
+
+static const struct subcommand {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-};
-
-static const struct subcommand subcommands[] = {
-	{ "ab", cmd_ab },
-	{ "baseline", cmd_baseline },
-	{ "check", cmd_check },
-	{ "clean", cmd_clean },
-	{ "columns", cmd_columns },	/* for results/README.md */
-	{ "copy", cmd_copy },
-	{ "evict", cmd_evict },
-	{ "gen", cmd_gen },
-	{ "history", cmd_history },
-	{ "list", cmd_list },
-	{ "plot", cmd_plot },
+} subcommands[] = {
+	CLI_COMMAND_LIST(COMMAND_ENTRY, NO_SUB)
 };
 
 int main(int argc, char **argv)
@@ -34,7 +25,7 @@ int main(int argc, char **argv)
 	interrupt_install();
 	if (argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-			if (strcmp(argv[1], subcommands[i].name) == 0)
+			if (subcommands[i].name[0] && strcmp(argv[1], subcommands[i].name) == 0)
 				return subcommands[i].fn(argc - 1, argv + 1);
 		fprintf(stderr, "bench: unknown command '%s' (see bench --help)\n", argv[1]);
 		return 2;
