@@ -27,7 +27,7 @@
  * int function(int argc, char **argv) (argv[0] the name; it returns the exit
  * status), and --help's list of commands gives it the summary line;
  * SUB(id, name) is a subcommand of history (history_cli.c dispatches those).
- * Adding a subcommand: its file (harness/cli/cmd_NAME.c) and one line here;
+ * Adding a subcommand: its file (harness/cli/cmd_<name>.c) and one line here;
  * its --help says more with an entry in cli_commands[] (cli_table.c).
  */
 #define CLI_COMMAND_LIST(COMMAND, SUB) \

@@ -46,7 +46,8 @@ expect_fail read_only_fs_run 2 "bench: --dir '$T/ro/d': Read-only file system" \
 mount_tmpfs "$T/full" 6M || skip "cannot mount a tmpfs here"
 cp "$T/src" "$T/full/src"
 strategies=$("$BENCH" list --format json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)["strategies"]))')
-for s in ${strategies/mmap-memcpy/}; do
+for s in $strategies; do
+	[ "$s" != mmap-memcpy ] || continue
 	run "$BENCH" copy --strategy "$s" "$T/full/src" "$T/full/dst"
 	case "$(cat "$T/.err")" in
 	*"is unavailable:"*) continue ;;
