@@ -1,47 +1,44 @@
 // SPDX-License-Identifier: MIT
-/* registry.c - the table of strategies, sorted by name. Add one line to the
- * table when you add a file in strategies/; its declaration is generated. */
+/* registry.c - the table of strategies (registry.h). */
 #include "registry.h"
 #include "strategy.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The extern declaration of every descriptor in strategies/, written at
- * build time by tools/plugin-externs.cmake. */
-#include "strategy_externs.h"
+/* Every strategy, sorted by name: the descriptor its file in strategies/
+ * defines. A new strategy is its file and one line here. */
+#define STRATEGY_LIST(X) \
+	X(strategy_copy_file_range) \
+	X(strategy_corrupt) \
+	X(strategy_direct) \
+	X(strategy_full_buffer) \
+	X(strategy_holes) \
+	X(strategy_io_uring) \
+	X(strategy_lines) \
+	X(strategy_mmap) \
+	X(strategy_mmap_memcpy) \
+	X(strategy_parallel) \
+	X(strategy_readwrite) \
+	X(strategy_reflink) \
+	X(strategy_sendfile) \
+	X(strategy_splice) \
+	X(strategy_stdio) \
+	X(strategy_throttled) \
+	X(strategy_touch_source)
 
-const struct copy_strategy *const strategy_table[] = {
-	&strategy_copy_file_range,
-	&strategy_corrupt,
-	&strategy_direct,
-	&strategy_full_buffer,
-	&strategy_holes,
-	&strategy_io_uring,
-	&strategy_lines,
-	&strategy_mmap,
-	&strategy_mmap_memcpy,
-	&strategy_parallel,
-	&strategy_readwrite,
-	&strategy_reflink,
-	&strategy_sendfile,
-	&strategy_splice,
-	&strategy_stdio,
-	&strategy_throttled,
-	&strategy_touch_source,
-};
+#define DECLARE_STRATEGY(d) extern const struct copy_strategy d;
+STRATEGY_LIST(DECLARE_STRATEGY)
 
+const struct copy_strategy *const strategy_table[] = { STRATEGY_LIST(REGISTRY_ENTRY) };
 const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
-
-static const char *strategy_name(size_t i)
-{
-	return strategy_table[i]->name;
-}
 
 const struct copy_strategy *strategy_find(const char *name)
 {
-	ssize_t i = registry_find(strategy_count, strategy_name, name);
+	ssize_t i = registry_find((const void *const *)strategy_table, strategy_count,
+				  offsetof(struct copy_strategy, name), name);
 
 	return i < 0 ? NULL : strategy_table[i];
 }

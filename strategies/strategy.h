@@ -23,10 +23,9 @@
  *
  * To add a strategy: copy strategies/readwrite.c (the commented example) to
  * strategies/<name>.c, rename its descriptor (strategy_<name>) and .name,
- * and add one line, &strategy_<name>, to the table in strategies/registry.c.
- * That is all: the build declares every descriptor that starts a line as
- * `const struct copy_strategy strategy_<name> = {` (tools/plugin-externs.cmake),
- * and tests/e2e/add_plugins.sh proves it in a scratch copy of the tree.
+ * and add one line, X(strategy_<name>), to STRATEGY_LIST in
+ * strategies/registry.c, which declares it too (lib/registry.h). That is
+ * all: tests/e2e/add_plugins.sh proves it in a scratch copy of the tree.
  */
 #ifndef COPYBENCH_STRATEGY_H
 #define COPYBENCH_STRATEGY_H

@@ -35,26 +35,26 @@ static int tree_probe(const struct workload_variant *v, const char *dir, char *w
 	return m->probe ? m->probe(dir, why, n) : 0;
 }
 
-#define TREE_METHOD(m) .probe = tree_probe, .impl = &tree_method_##m
-
-/* The tree methods' descriptors (their files in workloads/). */
-extern const struct tree_method tree_method_inode_order;
-extern const struct tree_method tree_method_pool;
-extern const struct tree_method tree_method_uring;
-
 /*
- * The tree methods, one line each: name, description, the knobs it takes
+ * The tree methods, one line each, sorted by name: X(the descriptor its
+ * file in workloads/ defines, its name, the knobs it takes
  * (VARIANT_THREADS, VARIANT_QUEUE_DEPTH; VARIANT_MULTI_CPU when it runs on
- * several CPUs), TREE_METHOD(its descriptor's name). Ended by a zeroed
- * entry.
+ * several CPUs), its one-line description). A new method is its file and one
+ * line here.
  */
+#define TREE_METHOD_LIST(X) \
+	X(tree_method_inode_order, "inode-order", 0, "walk first, then copy_file_range file by file in inode order") \
+	X(tree_method_pool, "pool", VARIANT_THREADS | VARIANT_MULTI_CPU, "walk first, then a pool of threads (--threads, 0: one per CPU) copies the files, copy_file_range each") \
+	X(tree_method_uring, "uring", VARIANT_QUEUE_DEPTH | VARIANT_MULTI_CPU, "walk first, then io_uring: statx, then open, read, write, close linked per file, --queue-depth files in flight")
+
+#define DECLARE_TREE_METHOD(d, ...) extern const struct tree_method d;
+TREE_METHOD_LIST(DECLARE_TREE_METHOD)
+
+#define TREE_VARIANT(d, name, knobs, description) \
+	{ name, description, knobs, .probe = tree_probe, .impl = &d },
+/* The methods as the tree workload's own variants, ended by a zeroed entry. */
 static const struct workload_variant tree_variants[] = {
-	{ "inode-order", "walk first, then copy_file_range file by file in inode order", 0,
-	  TREE_METHOD(inode_order) },
-	{ "pool", "walk first, then a pool of threads (--threads, 0: one per CPU) copies the files, copy_file_range each",
-	  VARIANT_THREADS | VARIANT_MULTI_CPU, TREE_METHOD(pool) },
-	{ "uring", "walk first, then io_uring: statx, then open, read, write, close linked per file, --queue-depth files in flight",
-	  VARIANT_QUEUE_DEPTH | VARIANT_MULTI_CPU, TREE_METHOD(uring) },
+	TREE_METHOD_LIST(TREE_VARIANT)
 	{ 0 },
 };
 

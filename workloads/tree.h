@@ -13,8 +13,8 @@
  *     pool of threads over a work queue, io_uring with many files in flight,
  *     inode-order sorting, batches). Each is one file in workloads/ that
  *     defines a `const struct tree_method tree_method_<name>` and one line in
- *     the table of tree.c (tree_variants[]), which gives it its name, its
- *     one-line description and the knobs it takes (VARIANT_THREADS,
+ *     TREE_METHOD_LIST of tree.c, which gives it its name, its one-line
+ *     description and the knobs it takes (VARIANT_THREADS,
  *     VARIANT_QUEUE_DEPTH: --threads, --queue-depth become part of the case).
  *
  * A tree method gets a tree_job: the source root and an empty destination
@@ -52,7 +52,18 @@ struct tree_job {
 	size_t msg_len;
 };
 
+/*
+ * .syscalls is a checked fact, as a strategy's is (strategies/strategy.h):
+ * the system calls, comma separated and as harness/syscount counts them,
+ * that one copy of a small tree (a few folders, tens of files of some KiB)
+ * makes inside the timed region, with two threads, the default queue depth
+ * and no --fsync; a name ending in '?' only under a condition its file's
+ * header states. tests/strategies/declared_syscalls_match_counts.c copies such a tree with every
+ * available method and fails on a name declared and not called, or called
+ * and not declared (beyond STRATEGY_LIBC_SYSCALLS).
+ */
 struct tree_method {
+	const char *syscalls;		/* see above: checked, comma separated */
 	/*
 	 * Can it run here, on trees in dir? 0, or -errno with a short reason
 	 * in why (no trailing period). NULL: always.

@@ -49,6 +49,7 @@ static int sorted_probe(const char *dir, char *why, size_t n)
 }
 
 const struct tree_method tree_method_inode_order = {
+	.syscalls = "getdents64,openat,mkdirat,newfstatat,copy_file_range,close",
 	.probe = sorted_probe,
 	.copy = sorted_copy,
 };

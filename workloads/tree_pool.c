@@ -9,7 +9,9 @@
  * that worker threads drain): with many small files the per-file system
  * calls (open, fstat, create, copy, close) are the work, and they run on
  * every CPU at once. --threads sets the pool's size (0: one per online CPU);
- * the calling thread is one of the workers.
+ * the calling thread is one of the workers. Its one read is libc's
+ * sysconf(_SC_NPROCESSORS_ONLN) reading the online CPUs; futex only when
+ * the join waits for a worker still busy.
  */
 #include "tree.h"
 
@@ -120,6 +122,7 @@ static int pool_probe(const char *dir, char *why, size_t n)
 }
 
 const struct tree_method tree_method_pool = {
+	.syscalls = "getdents64,openat,mkdirat,newfstatat,copy_file_range,close,clone3,read,futex?",
 	.probe = pool_probe,
 	.copy = pool_copy,
 };

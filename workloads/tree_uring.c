@@ -329,6 +329,7 @@ static int uring_tree_probe(const char *dir, char *why, size_t n)
 #endif
 
 const struct tree_method tree_method_uring = {
+	.syscalls = "getdents64,openat,mkdirat,io_uring_setup,io_uring_register,io_uring_enter,mmap,munmap,close",
 	.probe = uring_tree_probe,
 	.copy = uring_tree_copy,
 };

@@ -16,13 +16,15 @@
 #include <string.h>
 
 /* A subcommand's word in the script: "run", "list", "history-add". */
-static void cmd_word(const struct cli_command *c, FILE *f)
+static void cmd_word(enum cli_cmd cmd, FILE *f)
 {
-	if (!c->name[0]) {
+	const char *name = cli_command_name(cmd);
+
+	if (!name[0]) {
 		fputs("run", f);
 		return;
 	}
-	for (const char *s = c->name; *s; s++)
+	for (const char *s = name; *s; s++)
 		fputc(*s == ' ' ? '-' : *s, f);
 }
 
@@ -61,16 +63,14 @@ static void value_words(const struct cli_option *o, FILE *f)
 /* One `case` arm per option value: "run:--strategy) words ..." */
 static void value_cases(FILE *f)
 {
-	for (size_t i = 0; i < cli_command_count; i++) {
-		const struct cli_command *c = &cli_commands[i];
-
+	for (int c = 0; c < CMD_COUNT; c++) {
 		for (size_t j = 0; j < cli_option_count; j++) {
 			const struct cli_option *o = &cli_options[j];
 
-			if (!(o->cmds & CLI_ON(c->cmd)) || o->arg == ARG_NONE)
+			if (!(o->cmds & CLI_ON(c)) || o->arg == ARG_NONE)
 				continue;
 			fputs("\t", f);
-			cmd_word(c, f);
+			cmd_word((enum cli_cmd)c, f);
 			fprintf(f, ":--%s)\n\t\t", o->name);
 			if (o->complete == COMPLETE_FILE)
 				fputs("COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f);
@@ -89,14 +89,12 @@ static void value_cases(FILE *f)
 
 static void option_cases(FILE *f)
 {
-	for (size_t i = 0; i < cli_command_count; i++) {
-		const struct cli_command *c = &cli_commands[i];
-
+	for (int c = 0; c < CMD_COUNT; c++) {
 		fputs("\t", f);
-		cmd_word(c, f);
+		cmd_word((enum cli_cmd)c, f);
 		fputs(") opts=\"", f);
 		for (size_t j = 0, n = 0; j < cli_option_count; j++)
-			if (cli_options[j].cmds & CLI_ON(c->cmd))
+			if (cli_options[j].cmds & CLI_ON(c))
 				fprintf(f, "%s--%s", n++ ? " " : "", cli_options[j].name);
 		fputs("\" ;;\n", f);
 	}
@@ -105,8 +103,8 @@ static void option_cases(FILE *f)
 /* The subcommand names (of history when history), sep between them. */
 static void subcommand_words(FILE *f, bool history, const char *sep)
 {
-	for (size_t i = 0, n = 0; i < cli_command_count; i++) {
-		const char *name = cli_commands[i].name;
+	for (int i = 0, n = 0; i < CMD_COUNT; i++) {
+		const char *name = cli_command_name((enum cli_cmd)i);
 		bool sub = !strncmp(name, "history ", 8);
 
 		if (!name[0] || sub != history)

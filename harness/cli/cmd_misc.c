@@ -244,7 +244,7 @@ static int list_apply(struct cli_parser *p, const struct cli_option *opt, const 
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_opts o = { .dir = "." };
+	struct list_opts o = { 0 };	/* defaults: the option table's */
 	struct cli_parser p = { .cmd = CMD_LIST, .apply = list_apply, .ctx = &o };
 	struct stat st;
 	int ret = cli_parse(&p, argc, argv);
@@ -287,7 +287,7 @@ static int gen_apply(struct cli_parser *p, const struct cli_option *opt, const s
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_opts o = { .seed = 1 };
+	struct gen_opts o = { 0 };	/* defaults: the option table's */
 	struct cli_parser p = { .cmd = CMD_GEN, .apply = gen_apply, .ctx = &o, .max_operands = 3 };
 	enum dataset_kind kind;
 	uint64_t size, hash;

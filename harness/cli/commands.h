@@ -7,25 +7,23 @@
 #ifndef COPYBENCH_COMMANDS_H
 #define COPYBENCH_COMMANDS_H
 
+#include "cli.h"
+
 #include <stdio.h>
 
-int cmd_run(int argc, char **argv);	/* bench [options] */
-int cmd_list(int argc, char **argv);
-int cmd_copy(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
-int cmd_evict(int argc, char **argv);
-int cmd_clean(int argc, char **argv);
-int cmd_ab(int argc, char **argv);	/* cmd_ab.c: two builds, pair by pair */
-/* Exit codes: 0 no regression, 1 regression, 2 bad input, 3 inconclusive
- * (CHECK_EXIT_INCONCLUSIVE, check.h). */
-int cmd_check(int argc, char **argv);
-int cmd_baseline(int argc, char **argv);	/* bench baseline save */
-/* Exit codes: 0 when every chart with data was drawn, 1 on an error, 2 on
- * a usage error or when gnuplot is not installed (plot_results, plot.h). */
-int cmd_plot(int argc, char **argv);
-/* Exit codes: 0 ok, 1 regression or failure, 2 bad input. */
-int cmd_history(int argc, char **argv);
-int cmd_columns(int argc, char **argv);	/* for results/README.md, not in the usage */
+/*
+ * Each command's function, cmd_NAME, from CLI_COMMAND_LIST (options/cli.h):
+ * cmd_run is `bench [options]`; cmd_check's exit codes are 0 no regression,
+ * 1 regression, 2 bad input, 3 inconclusive (CHECK_EXIT_INCONCLUSIVE,
+ * check.h); cmd_plot's 0 when every chart with data was drawn, 1 on an
+ * error, 2 on a usage error or without gnuplot (plot_results, plot.h);
+ * cmd_columns writes the column table for results/README.md.
+ */
+#define COMMANDS_DECLARE(id, name, fn, summary) int fn(int argc, char **argv);
+#define COMMANDS_NO_SUB(id, name)
+CLI_COMMAND_LIST(COMMANDS_DECLARE, COMMANDS_NO_SUB)
+#undef COMMANDS_DECLARE
+#undef COMMANDS_NO_SUB
 
 /* bench check, bench baseline and bench history with the report written to
  * out and messages to err. */

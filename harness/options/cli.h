@@ -7,8 +7,9 @@
  * every mistake, each --help, the man page (help2man reads --help) and the
  * bash completion (bench --completion bash).
  *
- * Adding an option: one entry in cli_options[] (with an id in enum cli_id),
- * and its use in the subcommand's apply function (a case on the id).
+ * Adding an option: one entry in cli_options[] (with an id in enum cli_id)
+ * holding its default, and where its value lands: a field (CLI_FIELD) or a
+ * case on the id in the subcommand's apply function.
  */
 #ifndef COPYBENCH_CLI_H
 #define COPYBENCH_CLI_H
@@ -20,12 +21,38 @@
 
 #define CLI_LIST_MAX 32
 
+/*
+ * Every subcommand of bench, one line each, in the order bench --help lists
+ * them: COMMAND(id, name, function, summary) runs `bench NAME` with
+ * int function(int argc, char **argv) (argv[0] the name; it returns the exit
+ * status), and --help's list of commands gives it the summary line;
+ * SUB(id, name) is a subcommand of history (history_cli.c dispatches those).
+ * Adding a subcommand: its file (harness/cli/cmd_<name>.c) and one line here;
+ * its --help says more with an entry in cli_commands[] (cli_table.c).
+ */
+#define CLI_COMMAND_LIST(COMMAND, SUB) \
+	COMMAND(CMD_RUN, "", cmd_run, NULL) \
+	COMMAND(CMD_LIST, "list", cmd_list, "strategies, channels, workloads; whether each can run here") \
+	COMMAND(CMD_COPY, "copy", cmd_copy, "one verified copy of SRC to DST with one strategy") \
+	COMMAND(CMD_GEN, "gen", cmd_gen, "write a dataset file") \
+	COMMAND(CMD_EVICT, "evict", cmd_evict, "drop files from the page cache (no root needed)") \
+	COMMAND(CMD_CHECK, "check", cmd_check, "compare two results folders (or a baseline) for regressions") \
+	COMMAND(CMD_AB, "ab", cmd_ab, "compare two bench builds in one invocation, pair by pair") \
+	COMMAND(CMD_BASELINE, "baseline", cmd_baseline, "store a compact baseline of a results folder, to commit") \
+	COMMAND(CMD_PLOT, "plot", cmd_plot, "draw the charts of a results folder with gnuplot") \
+	COMMAND(CMD_CLEAN, "clean", cmd_clean, "remove the datasets, work directories and test filesystems bench left") \
+	COMMAND(CMD_HISTORY, "history", cmd_history, "results over commits in an SQLite file (bench history --help)") \
+	SUB(CMD_HADD, "history add") \
+	SUB(CMD_HCHECK, "history check") \
+	SUB(CMD_HCHANGES, "history changes") \
+	SUB(CMD_HPLOT, "history plot") \
+	SUB(CMD_HEXPORT, "history export") \
+	COMMAND(CMD_COLUMNS, "columns", cmd_columns, "the result columns, as Markdown")
+
+#define CLI_CMD_ID(id, ...) id,
 /* The subcommands; bit CLI_ON(c) of an option's cmds says c takes it. */
 enum cli_cmd {
-	CMD_RUN, CMD_LIST, CMD_COPY, CMD_GEN, CMD_EVICT, CMD_CHECK, CMD_BASELINE,
-	CMD_PLOT, CMD_CLEAN, CMD_COLUMNS, CMD_HISTORY, CMD_HADD, CMD_HCHECK,
-	CMD_HCHANGES, CMD_HPLOT, CMD_HEXPORT,
-	CMD_AB,
+	CLI_COMMAND_LIST(CLI_CMD_ID, CLI_CMD_ID)
 	CMD_COUNT
 };
 #define CLI_ON(c) (1u << (c))
@@ -46,6 +73,26 @@ enum cli_arg {
 	ARG_PERCENT,	/* 5% or 5: a percentage from min to max, stored /100 */
 	ARG_FRACTION,	/* strictly between 0 and 1 */
 	ARG_CHOICE,	/* one of choices */
+};
+
+/*
+ * Where a parsed value lands (CLI_FIELD): the member of the subcommand's
+ * options struct (cli_parser.ctx), by its type. An option without one is
+ * stored by the subcommand's apply function, its setter.
+ */
+enum cli_store { STORE_NONE, STORE_BOOL, STORE_UINT, STORE_U64, STORE_DOUBLE, STORE_STR,
+		 STORE_NAMES, STORE_LIST };
+
+#define CLI_STORE_OF(member) _Generic((member), bool: STORE_BOOL, unsigned: STORE_UINT, \
+	uint64_t: STORE_U64, double: STORE_DOUBLE, const char *: STORE_STR, \
+	struct str_list: STORE_NAMES, struct u64_list: STORE_LIST)
+/* .field of an entry: member of type (an enum is stored as its index). */
+#define CLI_FIELD(type, member) \
+	{ .off = offsetof(type, member), .store = CLI_STORE_OF(((type *)0)->member) }
+
+struct cli_field {
+	size_t off;
+	enum cli_store store;
 };
 
 /* What the completion offers for a value. */
@@ -89,20 +136,31 @@ struct cli_option {
 	char short_name;		/* 0: none */
 	enum cli_arg arg;
 	const char *metavar;		/* LIST, SIZE, N, FILE ... */
-	const char *def;		/* the default as --help shows it, or NULL */
+	/*
+	 * The default: a value of the option's kind, stored (field, or the
+	 * apply function) before the command line is parsed, and shown by
+	 * --help; def_note is shown after it ("1; the first also counts
+	 * syscalls"). A default that is not one value ("the strategy's") is
+	 * def_text: shown, never parsed. NULL: none.
+	 */
+	const char *def;
+	const char *def_note;
+	const char *def_text;
 	const char *help;		/* may hold \n for more lines */
 	unsigned cmds;			/* CLI_ON() of each subcommand taking it */
 	enum cli_group group;
 	double min, max;		/* ARG_SIZE, ARG_COUNT, ARG_NUMBER, ARG_PERCENT */
 	const char *const *choices;	/* ARG_CHOICE: NULL-terminated */
 	enum cli_complete complete;
+	struct cli_field field;		/* CLI_FIELD(), or none */
 };
 
-/* A subcommand: what its --help says around the option list. */
+/* What a subcommand's --help says around the option list (its name and
+ * summary are its line of CLI_COMMAND_LIST). */
 struct cli_command {
 	enum cli_cmd cmd;
-	const char *name;		/* "check", "history add"; "" for the run */
-	const char *usage;		/* "usage: bench check ..." (lines) */
+	const char *usage;		/* "usage: bench check ..." (lines); NULL:
+					 * usage: bench NAME [options] */
 	const char *about;		/* paragraphs after the usage */
 	const char *operands;		/* operand descriptions, or NULL */
 	const char *exit1;		/* what exit 1 means here */
@@ -110,6 +168,9 @@ struct cli_command {
 	/* A gate's outcomes (bench check, ab, history check): what exit 0
 	 * means when not "success", and exit 3 (inconclusive), or NULL. */
 	const char *exit0, *exit3;
+	/* The environment variables it reads (after the list of commands of
+	 * bench --help), or NULL. */
+	const char *environment;
 };
 
 struct str_list {
@@ -143,6 +204,7 @@ struct cli_parser {
 	void *ctx;			/* the subcommand's options */
 	int min_operands, max_operands;	/* max -1: any number */
 	FILE *out, *err;		/* NULL: stdout, stderr */
+	bool *given;			/* [enum cli_id]: named on the command line; NULL: not kept */
 	/* filled by cli_parse */
 	char **operands;
 	int noperands;
@@ -150,10 +212,18 @@ struct cli_parser {
 
 extern const struct cli_option cli_options[];
 extern const size_t cli_option_count;
+/* The --help texts of the subcommands that have more to say than their
+ * usage line; go through every subcommand by id (0 to CMD_COUNT). */
 extern const struct cli_command cli_commands[];
 extern const size_t cli_command_count;
 
+/* cmd's --help texts: its entry of cli_commands[], or the defaults (usage:
+ * bench NAME [options]) of a subcommand without one. */
 const struct cli_command *cli_command_of(enum cli_cmd cmd);
+/* cmd's name ("check", "history add"; "" for the run) and summary (NULL:
+ * none), from CLI_COMMAND_LIST. */
+const char *cli_command_name(enum cli_cmd cmd);
+const char *cli_command_summary(enum cli_cmd cmd);
 const struct cli_option *cli_option_of(enum cli_cmd cmd, enum cli_id id);
 
 /*
@@ -174,6 +244,14 @@ int cli_usage_error(const struct cli_parser *p, const char *what);
 const char *cli_prog(enum cli_cmd cmd);
 
 void cli_help(enum cli_cmd cmd, FILE *f);
+/* The usage line(s) of cmd's --help. */
+void cli_usage(enum cli_cmd cmd, FILE *f);
+/* What its --help says after the about text: the run's list of commands,
+ * the environment it reads, the operands. */
+void cli_help_more(enum cli_cmd cmd, FILE *f);
+/* The default as --help shows it ("1; the first also counts syscalls"), or
+ * NULL. buf holds it when it is made of two parts. */
+const char *cli_default_shown(const struct cli_option *o, char *buf, size_t n);
 void cli_exit_codes(enum cli_cmd cmd, FILE *f);
 /* docs/options.md, from the table (cli_markdown.c). */
 void cli_help_markdown(FILE *f);

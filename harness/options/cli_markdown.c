@@ -11,10 +11,12 @@
 #include <string.h>
 
 /* An anchor as GitHub makes one: "bench history add" -> bench-history-add. */
-static void anchor(const struct cli_command *c, FILE *f)
+static void anchor(enum cli_cmd cmd, FILE *f)
 {
-	fputs(c->name[0] ? "bench-" : "bench", f);
-	for (const char *s = c->name; *s; s++)
+	const char *name = cli_command_name(cmd);
+
+	fputs(name[0] ? "bench-" : "bench", f);
+	for (const char *s = name; *s; s++)
 		fputc(*s == ' ' ? '-' : *s, f);
 }
 
@@ -44,6 +46,9 @@ static void cell(const char *s, FILE *f)
 
 static void option_row(const struct cli_option *o, FILE *f)
 {
+	char buf[256];
+	const char *def = cli_default_shown(o, buf, sizeof(buf));
+
 	fputs("| ", f);
 	if (o->short_name)
 		fprintf(f, "`-%c`, ", o->short_name);
@@ -51,23 +56,25 @@ static void option_row(const struct cli_option *o, FILE *f)
 	if (o->metavar)
 		fprintf(f, "`%s`", o->metavar);
 	fputs(" | ", f);
-	if (o->def)
-		cell(o->def, f);
+	if (def)
+		cell(def, f);
 	fputs(" | ", f);
 	cell(o->help, f);
 	fputs(" |\n", f);
 }
 
-static void command_section(const struct cli_command *c, FILE *f)
+static void command_section(enum cli_cmd cmd, FILE *f)
 {
-	fprintf(f, "\n## %s\n\n```text\n%s\n", cli_prog(c->cmd), c->usage);
+	const struct cli_command *c = cli_command_of(cmd);
+
+	fprintf(f, "\n## %s\n\n```text\n", cli_prog(cmd));
+	cli_usage(cmd, f);
 	if (c->about)
 		fprintf(f, "\n%s\n", c->about);
-	if (c->operands)
-		fprintf(f, "\n%s\n", c->operands);
+	cli_help_more(cmd, f);
 	fputs("```\n\n| option | value | default | what |\n| --- | --- | --- | --- |\n", f);
 	for (size_t i = 0; i < cli_option_count; i++)
-		if (cli_options[i].cmds & CLI_ON(c->cmd))
+		if (cli_options[i].cmds & CLI_ON(cmd))
 			option_row(&cli_options[i], f);
 	fputs("\n| exit | meaning |\n| --- | --- |\n| 0 | ", f);
 	cell(c->exit0 ? c->exit0 : "success", f);
@@ -95,12 +102,12 @@ void cli_help_markdown(FILE *f)
 	      "prints them. Every command also takes `-h`/`--help` and `-V`/`--version`; a value\n"
 	      "is given as `--name VALUE` or `--name=VALUE`; lists are comma separated, and an\n"
 	      "empty item is an error.\n\n", f);
-	for (size_t i = 0; i < cli_command_count; i++) {
-		fprintf(f, "%s[%s](#", i ? " · " : "", cli_prog(cli_commands[i].cmd));
-		anchor(&cli_commands[i], f);
+	for (int i = 0; i < CMD_COUNT; i++) {
+		fprintf(f, "%s[%s](#", i ? " · " : "", cli_prog((enum cli_cmd)i));
+		anchor((enum cli_cmd)i, f);
 		fputs(")", f);
 	}
 	fputs("\n", f);
-	for (size_t i = 0; i < cli_command_count; i++)
-		command_section(&cli_commands[i], f);
+	for (int i = 0; i < CMD_COUNT; i++)
+		command_section((enum cli_cmd)i, f);
 }

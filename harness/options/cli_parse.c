@@ -50,20 +50,45 @@ void cli_release(void)
 
 /* ----------------------------------------------------------- lookup -- */
 
+/* CLI_COMMAND_LIST's names and summaries, indexed by enum cli_cmd. */
+#define CLI_CMD_NAME(id, name, fn, summary) [id] = name,
+#define CLI_SUB_NAME(id, name) [id] = name,
+#define CLI_CMD_SUMMARY(id, name, fn, summary) [id] = summary,
+#define CLI_SUB_SUMMARY(id, name) [id] = NULL,
+static const char *const command_names[CMD_COUNT] = {
+	CLI_COMMAND_LIST(CLI_CMD_NAME, CLI_SUB_NAME)
+};
+static const char *const command_summaries[CMD_COUNT] = {
+	CLI_COMMAND_LIST(CLI_CMD_SUMMARY, CLI_SUB_SUMMARY)
+};
+
+const char *cli_command_name(enum cli_cmd cmd)
+{
+	return command_names[cmd];
+}
+
+const char *cli_command_summary(enum cli_cmd cmd)
+{
+	return command_summaries[cmd];
+}
+
 const struct cli_command *cli_command_of(enum cli_cmd cmd)
 {
+	static struct cli_command plain;
+
 	for (size_t i = 0; i < cli_command_count; i++)
 		if (cli_commands[i].cmd == cmd)
 			return &cli_commands[i];
-	return NULL;
+	plain = (struct cli_command){ .cmd = cmd };
+	return &plain;
 }
 
 const char *cli_prog(enum cli_cmd cmd)
 {
 	static char prog[64];
-	const struct cli_command *c = cli_command_of(cmd);
+	const char *name = cli_command_name(cmd);
 
-	snprintf(prog, sizeof(prog), "bench%s%s", c && c->name[0] ? " " : "", c ? c->name : "");
+	snprintf(prog, sizeof(prog), "bench%s%s", name[0] ? " " : "", name);
 	return prog;
 }
 
@@ -270,7 +295,30 @@ static int value_choice(const struct cli_parser *p, const struct cli_option *o, 
 	return cli_bad_value(p, o, s, why);
 }
 
-/* Parses s (argv's, left as it is) by o's kind, then applies it. */
+/* v into o's field of p->ctx, when the entry names one. */
+static void store_value(const struct cli_parser *p, const struct cli_option *o,
+			const struct cli_value *v)
+{
+	uint64_t u = o->arg == ARG_CHOICE ? (uint64_t)v->choice : v->u;
+	char *at;
+
+	if (o->field.store == STORE_NONE || !p->ctx)
+		return;
+	at = (char *)p->ctx + o->field.off;
+	switch (o->field.store) {
+	case STORE_NONE: break;
+	case STORE_BOOL: *(bool *)at = true; break;
+	case STORE_UINT: *(unsigned *)at = (unsigned)u; break;
+	case STORE_U64: *(uint64_t *)at = u; break;
+	case STORE_DOUBLE: *(double *)at = v->d; break;
+	case STORE_STR: *(const char **)at = v->str; break;
+	case STORE_NAMES: *(struct str_list *)at = v->names; break;
+	case STORE_LIST: *(struct u64_list *)at = v->list; break;
+	}
+}
+
+/* Parses s (argv's, left as it is) by o's kind, then stores it: in its
+ * field, then by the subcommand's apply function. */
 static int take_value(struct cli_parser *p, const struct cli_option *o, const char *s)
 {
 	struct cli_value v = { .str = s };
@@ -294,8 +342,28 @@ static int take_value(struct cli_parser *p, const struct cli_option *o, const ch
 		ret = value_one(p, o, s, &v);
 	}
 	if (!ret)
+		store_value(p, o, &v);
+	if (!ret && p->apply)
 		ret = p->apply(p, o, &v);
 	return ret;
+}
+
+/* The table's default of every option of p->cmd that has one, stored as a
+ * value given on the command line would be. 0, or 2 for a default its own
+ * parser refuses (a mistake in the table, named like a user's). */
+static int take_defaults(struct cli_parser *p)
+{
+	for (size_t i = 0; i < cli_option_count; i++) {
+		const struct cli_option *o = &cli_options[i];
+		int ret;
+
+		if (!(o->cmds & CLI_ON(p->cmd)) || !o->def)
+			continue;
+		ret = take_value(p, o, o->def);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* ----------------------------------------------------------- parser -- */
@@ -348,6 +416,8 @@ static int take_option(struct cli_parser *p, int argc, char **argv, int *i)
 		fprintf(p->out ? p->out : stdout, "bench (copybench) %s\n", COPYBENCH_VERSION);
 		return -1;
 	}
+	if (p->given)
+		p->given[o->id] = true;
 	return take_value(p, o, val);
 }
 
@@ -366,6 +436,9 @@ int cli_parse(struct cli_parser *p, int argc, char **argv)
 		fprintf(err_of(p), "%s: %s\n", cli_prog(p->cmd), strerror(ENOMEM));
 		return 2;
 	}
+	ret = take_defaults(p);
+	if (ret)
+		return ret;
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 
@@ -393,11 +466,19 @@ static const char *const group_names[] = {
 	"General:",
 };
 
+const char *cli_default_shown(const struct cli_option *o, char *buf, size_t n)
+{
+	if (o->def_text || !o->def_note)
+		return o->def_text ? o->def_text : o->def;
+	snprintf(buf, n, "%s; %s", o->def, o->def_note);
+	return buf;
+}
+
 /* "  -s, --strategy LIST" then the help, its later lines under the first. */
 static void help_option(const struct cli_option *o, FILE *f)
 {
-	char left[80];
-	const char *line = o->help;
+	char left[80], buf[256];
+	const char *line = o->help, *def = cli_default_shown(o, buf, sizeof(buf));
 	int n;
 
 	n = snprintf(left, sizeof(left), "  %c%c%s--%s%s%s", o->short_name ? '-' : ' ',
@@ -418,10 +499,10 @@ static void help_option(const struct cli_option *o, FILE *f)
 		fprintf(f, "\n%26s", "");
 		line = nl + 1;
 	}
-	if (o->def && 26 + n + 12 + (int)strlen(o->def) > 80)
-		fprintf(f, "\n%26s(default: %s)", "", o->def);
-	else if (o->def)
-		fprintf(f, " (default: %s)", o->def);
+	if (def && 26 + n + 12 + (int)strlen(def) > 80)
+		fprintf(f, "\n%26s(default: %s)", "", def);
+	else if (def)
+		fprintf(f, " (default: %s)", def);
 	fputc('\n', f);
 }
 
@@ -440,16 +521,47 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f)
 	fputs("  130  interrupted by SIGINT (143: by SIGTERM)\n", f);
 }
 
+void cli_usage(enum cli_cmd cmd, FILE *f)
+{
+	const struct cli_command *c = cli_command_of(cmd);
+
+	if (c->usage)
+		fprintf(f, "%s\n", c->usage);
+	else
+		fprintf(f, "usage: %s [options]\n", cli_prog(cmd));
+}
+
+/* The run's list of commands, each with its summary (CLI_COMMAND_LIST). */
+static void help_commands(FILE *f)
+{
+	fputs("\nCommands (each takes --help):\n", f);
+	for (int i = 0; i < CMD_COUNT; i++)
+		if (cli_command_summary((enum cli_cmd)i))
+			fprintf(f, "  %-11s %s\n", cli_command_name((enum cli_cmd)i),
+				cli_command_summary((enum cli_cmd)i));
+}
+
+void cli_help_more(enum cli_cmd cmd, FILE *f)
+{
+	const struct cli_command *c = cli_command_of(cmd);
+
+	if (cmd == CMD_RUN)
+		help_commands(f);
+	if (c->environment)
+		fprintf(f, "\n%s\n", c->environment);
+	if (c->operands)
+		fprintf(f, "\n%s\n", c->operands);
+}
+
 void cli_help(enum cli_cmd cmd, FILE *f)
 {
 	const struct cli_command *c = cli_command_of(cmd);
 	int group = -1;
 
-	fprintf(f, "%s\n", c->usage);
+	cli_usage(cmd, f);
 	if (c->about)
 		fprintf(f, "%s\n", c->about);
-	if (c->operands)
-		fprintf(f, "\n%s\n", c->operands);
+	cli_help_more(cmd, f);
 	for (size_t i = 0; i < cli_option_count; i++) {
 		const struct cli_option *o = &cli_options[i];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* options.c - `bench [options]`: the defaults of a run, and where each
- * option of the table (cli_table.c) lands in struct bench_opts. */
+/* options.c - `bench [options]`: the run options that the table
+ * (cli_table.c) cannot store by itself, and what follows from them. */
 #include "options.h"
 #include "dataset.h"
 #include "paths.h"
@@ -9,52 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the option table cannot say: the run's --dir is where this bench
+ * keeps its datasets (paths.h). Every other default is its entry's .def,
+ * stored by cli_parse(). */
 static void options_defaults(struct bench_opts *o)
 {
 	static char default_dir[PATH_MAX];
 
 	memset(o, 0, sizeof(*o));
-	o->part_size = 10u << 20;
-	o->warmup = 1;
-	o->cache_warm = true;
-	o->seed = 1;
-	o->files = 2000;
-	o->syscount = SYSCOUNT_AUTO;
-	o->format = FORMAT_TABLE;
-	o->command_timeout = 60;
 	paths_dataset_dir(default_dir, sizeof(default_dir));
 	o->dir = default_dir;
-}
-
-/* Options with no value, and the single-string ones: where each goes. */
-static bool *flag_of(struct bench_opts *o, enum cli_id id)
-{
-	switch (id) {
-	case OPT_ALL: return &o->all;
-	case OPT_FSYNC: return &o->fsync;
-	case OPT_DROP_CACHES: return &o->drop_caches;
-	case OPT_TUNE: return &o->tune;
-	case OPT_NO_LIMITS: return &o->no_limits;
-	case OPT_PLOT: return &o->plot;
-	case OPT_DRY_RUN: return &o->dry_run;
-	case OPT_QUIET: return &o->quiet;
-	case OPT_OUT_FORCE: return &o->force;
-	case OPT_HELP_MARKDOWN: return &o->help_markdown;
-	default: return NULL;
-	}
-}
-
-static const char **string_of(struct bench_opts *o, enum cli_id id)
-{
-	switch (id) {
-	case OPT_SOURCE: return &o->source;
-	case OPT_DIR: return &o->dir;
-	case OPT_OUT: return &o->out;
-	case OPT_EXPORT_JSON: return &o->export_json;
-	case OPT_EXPORT_CSV: return &o->export_csv;
-	case OPT_EXPORT_MARKDOWN: return &o->export_markdown;
-	default: return NULL;
-	}
 }
 
 /* --budget DURATION: a number of seconds, minutes (m, min) or hours (h), or
@@ -101,48 +65,28 @@ static int add_command(struct cli_parser *p, const struct cli_option *opt, const
 	return 0;
 }
 
+/* The run options that land in no field of their own (RUN_FIELD,
+ * cli_table.c): checked, split in two, or shared with another subcommand. */
 static int run_apply(struct cli_parser *p, const struct cli_option *opt, const struct cli_value *v)
 {
 	struct bench_opts *o = p->ctx;
-	bool *flag = flag_of(o, opt->id);
-	const char **str = string_of(o, opt->id);
 
-	o->given[opt->id] = true;
-	if (flag)
-		*flag = true;
-	else if (str)
-		*str = v->str;
 	switch (opt->id) {
-	case OPT_WORKLOAD: o->workloads = v->names; break;
-	case OPT_STRATEGY: o->strategies = v->names; break;
-	case OPT_DATASET: o->datasets = v->names; break;
-	case OPT_FS: o->fs = v->names; break;
-	case OPT_SIZE: o->sizes = v->list; break;
-	case OPT_BUFFER: o->buffers = v->list; break;
-	case OPT_BATCH_LINES: o->batch_lines = v->list; break;
 	case OPT_PART_SIZE:
 		if (v->u < DATASET_TEXT_MAX_LINE)
 			return cli_bad_value(p, opt, v->str, "smaller than one line (text lines are up to 64 bytes)");
-		o->part_size = v->u;
 		break;
-	case OPT_FS_SIZE: o->fs_size = v->u; break;
+	case OPT_DIR: o->dir = v->str; break;
+	case OPT_FSYNC: o->fsync = true; break;
 	case OPT_SEED: o->seed = v->u; break;
-	case OPT_REPEAT: o->repeat = (unsigned)v->u; break;
-	case OPT_MAX_RUNS: o->max_runs = (unsigned)v->u; break;
-	case OPT_WARMUP: o->warmup = (unsigned)v->u; break;
 	case OPT_QUEUE_DEPTH: o->queue_depth = (unsigned)v->u; break;
 	case OPT_THREADS: o->threads = (unsigned)v->u; break;
-	case OPT_FILES: o->files = v->u; break;
 	case OPT_CACHE:
 		o->cache_warm = v->choice != 1;
 		o->cache_cold = v->choice != 0;
 		break;
 	case OPT_DESTINATION: o->destination_reused = v->choice == 1; break;
-	case OPT_SYSCALLS: o->syscount = (enum syscount_method)v->choice; break;
-	case OPT_FORMAT: o->format = (enum out_format)v->choice; break;
-	case OPT_COMPLETION: o->completion = true; break;
 	case OPT_COMMAND: return add_command(p, opt, v->str);
-	case OPT_COMMAND_TIMEOUT: o->command_timeout = v->d; break;
 	case OPT_BUDGET: return parse_budget(p, opt, v->str, o);
 	default: break;
 	}
@@ -151,8 +95,7 @@ static int run_apply(struct cli_parser *p, const struct cli_option *opt, const s
 
 int options_parse(int argc, char **argv, struct bench_opts *o)
 {
-	struct cli_parser p = { .cmd = CMD_RUN, .apply = run_apply, .ctx = o };
-
+	struct cli_parser p = { .cmd = CMD_RUN, .apply = run_apply, .ctx = o, .given = o->given };
 	int ret;
 
 	options_defaults(o);

@@ -31,6 +31,8 @@ const char *const syscount_names[] = {
 	"getsockname", "getpid", "kill", "waitid", "memfd_create",
 	/* what a sanitizer's runtime calls on its own */
 	"gettid", "sigaltstack", "sched_getaffinity",
+	/* what tree methods call to walk a tree and make its folders */
+	"getdents64", "mkdirat",
 };
 const size_t syscount_nnames = sizeof(syscount_names) / sizeof(syscount_names[0]);
 
@@ -188,6 +190,12 @@ const struct syscount_sysno syscount_sysnos[] = {
 #endif
 #ifdef SYS_newfstatat
 	{ "newfstatat", SYS_newfstatat },
+#endif
+#ifdef SYS_getdents64
+	{ "getdents64", SYS_getdents64 },
+#endif
+#ifdef SYS_mkdirat
+	{ "mkdirat", SYS_mkdirat },
 #endif
 #ifdef SYS_statx
 	{ "statx", SYS_statx },

@@ -17,7 +17,7 @@ while IFS= read -r ex; do
 	grep -qxF -- "$ex" "$T/page" && pass || fail "example not on a line of its own: $ex"
 done < <("$BENCH" --help | sed -n '/^Examples:$/,$p' | tail -n +2 | sed 's/^  //')
 [ "$n" -ge 3 ] && pass || fail "only $n examples in --help"
-for c in list copy gen check ab clean plot; do
+for c in $(bench_commands | grep -v ' '); do
 	grep -qx "bench $c" "$T/page" && pass || fail "no section for bench $c"
 done
 sed -n '/^bench copy$/,/^bench gen$/p' "$T/page" | grep -q -- '--strategy' && pass ||

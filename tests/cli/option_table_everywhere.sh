@@ -8,8 +8,10 @@
 . "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 
-for c in "" list copy gen evict check ab baseline plot clean columns history \
-	"history add" "history check" "history changes" "history plot" "history export"; do
+# the run (""), then every command bench lists
+mapfile -t COMMANDS < <(echo; bench_commands)
+expect_eq commands_listed "${#COMMANDS[@]}" "$("$BENCH" --help-markdown | grep -c '^## bench')"
+for c in "${COMMANDS[@]}"; do
 	for h in -h --help; do
 		# shellcheck disable=SC2086
 		run "$BENCH" $c $h

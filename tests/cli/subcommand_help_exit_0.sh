@@ -40,7 +40,7 @@ expect_help evict_help_after_file "usage: bench evict FILE..." "$BENCH" evict "$
 
 # Every command of bench --help's list: its own usage first, exit 0.
 cmds=$("$BENCH" --help | sed -n '/^Commands/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
-expect_eq commands_listed "$(echo $cmds)" "list copy gen evict check ab baseline plot clean history columns"
+expect_eq commands_listed "$(echo $cmds | wc -w)" "$("$BENCH" --help-markdown | grep -c '^## bench [a-z]*$')"
 for c in $cmds; do
 	run "$BENCH" "$c" --help
 	expect_eq "$c--help" "$RC $(head -c $((14 + ${#c})) "$T/.out") $(wc -c <"$T/.err")" "0 usage: bench $c  0"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../support/lib.sh"
 cd "$T" || exit 1
 DOCS=${DOCS_DIR:-${SOURCE_DIR:?SOURCE_DIR names the source tree}}
-SUBCOMMANDS=" list copy gen evict check ab baseline plot clean columns history "
+SUBCOMMANDS=" $(bench_commands | grep -v ' ' | tr '\n' ' ') "
 echo source >"$T/src.bin"
 
 # extract FILE: "LINE<TAB>full|names<TAB>command" for each command line.

@@ -18,9 +18,10 @@ else
 	pass
 fi
 
-# Each command's --help options appear in its section of the Markdown.
-for c in "" list copy gen evict check ab baseline plot clean columns history \
-	"history add" "history check" "history changes" "history plot" "history export"; do
+# Each command's --help options appear in its section of the Markdown: the
+# run (""), then every command bench lists.
+mapfile -t COMMANDS < <(echo; bench_commands)
+for c in "${COMMANDS[@]}"; do
 	# shellcheck disable=SC2086
 	want=$("$BENCH" $c --help | sed -n -E 's/^  (-[a-zA-Z], |    )(--[a-z][a-z-]*).*/\2/p' | sort -u)
 	got=$(awk -v h="## bench${c:+ $c}" '$0 == h { on = 1; next } /^## / { on = 0 } on' "$T/.out" |

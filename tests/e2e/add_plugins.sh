@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # add_plugins.sh - adding a strategy takes one new file and one line in the
-# table of strategies/registry.c; adding a workload one new file and one line
-# in workloads/registry.c; adding a per-run measurement one member, one line
+# list of strategies/registry.c; adding a workload one new file and one line
+# in workloads/registry.c; a tree method one new file and one line in
+# workloads/tree.c; a subcommand one new file and one line in
+# harness/options/cli.h; adding a per-run measurement one member, one line
 # measuring it and one column line, all in harness/run/, as
 # docs/contributing.md says.
 #
 # In a scratch copy of the source tree: strategies/readwrite.c is copied to
-# strategies/copy_again.c and workloads/copy.c to workloads/copy_twice.c with
-# their descriptors and names renamed, one line is added to each table, and
-# a measurement rep_twice (twice the run's number) to harness/run/: nothing
-# else changes. The tree is configured and `bench` built there; `bench list` must
-# show copy-again, a benchmark of it must verify 5 of 5 runs, the workload
-# copy-twice must run and verify, and runs.csv must carry rep_twice equal to
-# twice rep. Needs cmake and a C compiler (skip otherwise); the copy is the tracked
-# files (git ls-files) when SOURCE_DIR is a checkout.
+# strategies/copy_again.c, workloads/copy.c to workloads/copy_twice.c and
+# workloads/tree_inode_order.c to workloads/tree_inode_again.c with their
+# descriptors and names renamed, and one line is added to each list; a
+# subcommand `bench hello` is written as harness/cli/cmd_hello.c with its
+# line in CLI_COMMAND_LIST; a measurement rep_twice (twice the run's number)
+# goes to harness/run/: nothing else changes. The tree is configured and
+# `bench` built there; `bench list` must show copy-again and inode-again, a
+# benchmark of copy-again must verify 5 of 5 runs, the workload copy-twice
+# and the tree method inode-again must run and verify, runs.csv must carry
+# rep_twice equal to twice rep, and `bench hello` must say hello, be listed
+# by bench --help and have its own --help and errors. Needs cmake and a C
+# compiler (skip otherwise); the copy is the tracked files (git ls-files)
+# when SOURCE_DIR is a checkout.
 set -u
 src=${SOURCE_DIR:?SOURCE_DIR must name the source tree}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-add-XXXXXX")
@@ -34,10 +41,16 @@ fi
 t=$work/tree
 cp "$t/strategies/registry.c" "$work/registry.c.orig"
 
+# one_line_added NAME ORIG FILE: FILE is ORIG and one more line.
+one_line_added() {
+	[ "$(diff "$2" "$3" | grep -c '^>')" -eq 1 ] && [ "$(diff "$2" "$3" | grep -c '^<')" -eq 0 ] && ok ||
+		no "$1 did not change by exactly one added line: $(diff "$2" "$3")"
+}
+
 # The one new file and the one new line.
 sed -e 's/\bstrategy_readwrite\b/strategy_copy_again/' -e 's/\.name = "readwrite"/.name = "copy-again"/' \
 	"$t/strategies/readwrite.c" >"$t/strategies/copy_again.c"
-sed -i 's/^\t&strategy_readwrite,$/&\n\t\&strategy_copy_again,/' "$t/strategies/registry.c"
+sed -i 's/^\tX(strategy_readwrite) \\$/&\n\tX(strategy_copy_again) \\/' "$t/strategies/registry.c"
 added=$(diff "$work/registry.c.orig" "$t/strategies/registry.c" | grep -c '^>')
 removed=$(diff "$work/registry.c.orig" "$t/strategies/registry.c" | grep -c '^<')
 [ "$added" -eq 1 ] && [ "$removed" -eq 0 ] && ok || no "registry.c changed by +$added -$removed lines, expected +1"
@@ -48,9 +61,41 @@ grep -q '^const struct copy_strategy strategy_copy_again = {' "$t/strategies/cop
 cp "$t/workloads/registry.c" "$work/wregistry.c.orig"
 sed -e 's/\bworkload_copy\b/workload_copy_twice/' -e 's/\.name = "copy"/.name = "copy-twice"/' \
 	"$t/workloads/copy.c" >"$t/workloads/copy_twice.c"
-sed -i 's/^\t&workload_copy,$/&\n\t\&workload_copy_twice,/' "$t/workloads/registry.c"
+sed -i 's/^\tX(workload_copy) \\$/&\n\tX(workload_copy_twice) \\/' "$t/workloads/registry.c"
 [ "$(diff "$work/wregistry.c.orig" "$t/workloads/registry.c" | grep -c '^[<>]')" -eq 1 ] && ok ||
 	no "workloads/registry.c did not change by exactly one added line"
+
+# A tree method: one new file and one line in TREE_METHOD_LIST.
+cp "$t/workloads/tree.c" "$work/tree.c.orig"
+sed -e 's/\btree_method_inode_order\b/tree_method_inode_again/' \
+	"$t/workloads/tree_inode_order.c" >"$t/workloads/tree_inode_again.c"
+sed -i 's/^\tX(tree_method_inode_order, .*$/&\n\tX(tree_method_inode_again, "inode-again", 0, "inode order, once more") \\/' \
+	"$t/workloads/tree.c"
+one_line_added workloads/tree.c "$work/tree.c.orig" "$t/workloads/tree.c"
+
+# A subcommand: one new file and one line in CLI_COMMAND_LIST.
+cp "$t/harness/options/cli.h" "$work/cli.h.orig"
+cat >"$t/harness/cli/cmd_hello.c" <<'HELLO'
+// SPDX-License-Identifier: MIT
+/* cmd_hello.c - `bench hello`: says hello. */
+#include "cli.h"
+
+#include <stdio.h>
+
+int cmd_hello(int argc, char **argv)
+{
+	struct cli_parser p = { .cmd = CMD_HELLO };
+	int ret = cli_parse(&p, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	puts("hello");
+	return 0;
+}
+HELLO
+sed -i 's/^\tCOMMAND(CMD_CLEAN, .*$/&\n\tCOMMAND(CMD_HELLO, "hello", cmd_hello, "say hello") \\/' \
+	"$t/harness/options/cli.h"
+one_line_added harness/options/cli.h "$work/cli.h.orig" "$t/harness/options/cli.h"
 
 # A per-run measurement: a member of struct run_result, the line that
 # measures it and its column, all three in harness/run/ (one line each).
@@ -71,6 +116,8 @@ b=$work/build/bench
 if [ $rc -eq 0 ]; then
 	"$b" list --dir "$work" >"$work/list" 2>&1
 	grep -q '^  copy-again  *available ' "$work/list" && ok || no "bench list does not show copy-again: $(cat "$work/list")"
+	grep -q '^  inode-again  *available  *inode order, once more$' "$work/list" && ok ||
+		no "bench list does not show inode-again: $(cat "$work/list")"
 	"$b" --strategy copy-again --size 1M --no-limits --dir "$work/data" --out "$work/res" >"$work/out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && ok || no "bench --strategy copy-again exit $rc: $(cat "$work/out")"
@@ -85,7 +132,19 @@ if [ $rc -eq 0 ]; then
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; ok = ($(r + 1) == "rep_twice"); next }
 		$(r + 1) != 2 * $r { ok = 0 } END { exit !(ok && NR > 1) }' "$work/res2/runs.csv" && ok ||
 		no "runs.csv has no rep_twice equal to 2 rep: $(head -n 2 "$work/res2/runs.csv")"
+	"$b" --workload tree --strategy inode-again --files 50 --size 4K --repeat 3 --no-limits --syscalls off \
+		--dir "$work/data" --out "$work/res3" >"$work/out3" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(grep -c '^tree,inode-again,' "$work/res3/summary.csv")" -eq 1 ] &&
+		grep -Eq '^  inode-again .* 3/3 ' "$work/out3" && ok ||
+		no "the tree method inode-again did not run and verify (exit $rc): $(cat "$work/out3")"
+	[ "$("$b" hello)" = hello ] && ok || no "bench hello does not say hello: $("$b" hello 2>&1)"
+	"$b" --help | grep -qx '  hello       say hello' && ok || no "bench --help does not list hello"
+	[ "$("$b" hello --help | head -n 1)" = "usage: bench hello [options]" ] && ok ||
+		no "bench hello --help: $("$b" hello --help 2>&1 | head -n 3)"
+	[ "$("$b" hello --bogus 2>&1)" = "bench hello: unknown option '--bogus' (see bench hello --help)" ] && ok ||
+		no "bench hello --bogus: $("$b" hello --bogus 2>&1)"
 fi
 
-echo "add_strategy_workload_column: $pass passed, $fail failed"
+echo "add_plugins: $pass passed, $fail failed"
 [ $fail -eq 0 ]

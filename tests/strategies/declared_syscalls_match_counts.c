@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * declared_syscalls_match_counts.c - every strategy's and channel's
+ * declared_syscalls_match_counts.c - every strategy's, channel's and tree method's
  * .syscalls is what it really calls, by the rule in strategies/strategy.h
- * (channels: the rule in workloads/channels/channel.h).
+ * (channels: the rule in workloads/channels/channel.h; tree methods:
+ * workloads/tree.h).
  *
  * Each available strategy copies a 4 MiB file once in a counted child (the
  * harness's own child runner and counting session); each available channel
  * carries 4 MiB from a sender to a receiver process that writes it to a
- * file. The names counted are compared with the declared ones: a declared
+ * file; each available tree method copies a tree of TREE_FILES files of
+ * 4 KiB into a new folder. The names counted are compared with the declared ones: a declared
  * name not called (unless marked '?'), a call not declared (beyond libc's
  * own, and for channels the test's fork/wait/exit), or any call syscount
  * cannot name, fails the test with the name. Unavailable strategies and
@@ -19,6 +21,8 @@
 #include "strategy.h"
 #include "syscount.h"
 #include "testutil.h"
+#include "tree.h"
+#include "treegen.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,8 @@
 #define COPY_SIZE	(4u << 20)
 #define CHANNEL_BATCH	(64u << 10)
 #define COPY_THREADS	2u
+#define TREE_FILES	40u
+#define TREE_FILE_SIZE	(4u << 10)
 /* What the channel test's own driver calls: fork, wait, the receiver's exit. */
 #define DRIVER_SYSCALLS	"clone,wait4,exit_group"
 /* What may be called besides the declared calls (strategy.h's rule). */
@@ -41,7 +47,7 @@
 #define ALLOWED_SYSCALLS STRATEGY_LIBC_SYSCALLS
 #endif
 
-static char src_path[600], dst_path[600];
+static char src_path[600], dst_path[600], tree_path[600];
 
 /* Is name in the comma-separated list (with or without a trailing '?')? */
 static bool listed(const char *list, const char *name, bool *optional)
@@ -296,6 +302,82 @@ static void check_channel(const struct channel *ch, struct syscount_session *sc)
 	unlink(dst_path);
 }
 
+/* --------------------------------------------------------- tree methods -- */
+
+/* The roots are opened and the destination made in setup (uncounted), as
+ * the tree workload does; run() is the method's copy alone. */
+struct tree_run {
+	const struct tree_method *m;
+	struct case_spec c;
+	struct tree_job job;
+	char msg[512];
+};
+
+static int tree_run_setup(void *arg)
+{
+	struct tree_run *r = arg;
+
+	r->job = (struct tree_job){ .c = &r->c, .msg = r->msg, .msg_len = sizeof(r->msg) };
+	r->job.src_root = open(tree_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->job.src_root < 0 || mkdir(dst_path, 0755))
+		return -errno;
+	r->job.dst_root = open(dst_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return r->job.dst_root < 0 ? -errno : 0;
+}
+
+static int tree_run_copy(void *arg)
+{
+	struct tree_run *r = arg;
+
+	return r->m->copy(&r->job);
+}
+
+static void tree_run_teardown(void *arg)
+{
+	struct tree_run *r = arg;
+
+	close(r->job.src_root);
+	close(r->job.dst_root);
+}
+
+static void check_tree_method(const struct workload_variant *v, const struct tree_sum *want,
+			      struct syscount_session *sc)
+{
+	const struct tree_method *m = v->impl;
+	struct tree_run r = { .m = m, .c = { .buffer = STRATEGY_DEFAULT_BUFFER, .threads = COPY_THREADS } };
+	const struct child_work w = {
+		.setup = tree_run_setup, .run = tree_run_copy, .teardown = tree_run_teardown, .arg = &r,
+	};
+	struct tree_sum got;
+	struct syscount c;
+	char why[200];
+
+	if (v->probe && v->probe(v, test_tmpdir(), why, sizeof(why))) {
+		printf("skip tree method %s: unavailable: %s\n", v->name, why);
+		return;
+	}
+	if (!run_counted(v->name, &w, sc, &c))
+		goto out_remove;
+	check_declared(v->name, m->syscalls, &c);
+	check_called(v->name, m->syscalls, ALLOWED_SYSCALLS, &c);
+	CHECK(tree_hash(dst_path, &got, why, sizeof(why)) == 0 && got.hash == want->hash);
+out_remove:
+	tree_remove(dst_path);
+}
+
+static void check_tree_methods(struct syscount_session *sc)
+{
+	const struct workload *tree = workload_find("tree");
+	struct tree_sum want;
+
+	snprintf(tree_path, sizeof(tree_path), "%s/tree", test_tmpdir());
+	CHECK(tree && tree->own_variants);
+	CHECK(tree_generate(TREE_FILE_SIZE, TREE_FILES, 1, tree_path, &want) == 0);
+	for (const struct workload_variant *v = tree ? tree->own_variants : NULL; v && v->name; v++)
+		check_tree_method(v, &want, sc);
+	tree_remove(tree_path);
+}
+
 int main(void)
 {
 	struct syscount_session *sc;
@@ -319,6 +401,7 @@ int main(void)
 		check_strategy(strategy_table[i], sc);
 	for (size_t i = 0; i < channel_count; i++)
 		check_channel(channel_table[i], sc);
+	check_tree_methods(sc);
 	syscount_session_free(sc);
 	test_cleanup_dir();
 	return test_report("declared_syscalls_match_counts");

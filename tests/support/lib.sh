@@ -103,3 +103,11 @@ finish() {
 	[ "$FAILED" = 0 ]
 	exit $?
 }
+
+# bench_commands: every command of bench, one a line, as bench names them:
+# those of the list in bench --help, then each `bench history NAME` of bench
+# history --help's usage (the run itself, "", is not listed).
+bench_commands() {
+	"$BENCH" --help | sed -n '/^Commands/,/^$/p' | awk 'NR > 1 && NF { print $1 }'
+	"$BENCH" history --help | sed -n -E 's/^(usage:)? *bench (history [a-z]+) .*/\2/p'
+}

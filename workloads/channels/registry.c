@@ -1,36 +1,33 @@
 // SPDX-License-Identifier: MIT
-/* registry.c - the table of channels, sorted by name. Add a line here when
- * you add a file in workloads/channels/; its declaration is generated. */
+/* registry.c - the table of channels (registry.h). */
 #include "channel.h"
 #include "fileio.h"
 #include "registry.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
-/* The extern declaration of every channel descriptor, written at build
- * time by tools/plugin-externs.cmake. */
-#include "channel_externs.h"
+/* Every channel, sorted by name: the descriptor its file in
+ * workloads/channels/ defines. A new channel is its file and one line here. */
+#define CHANNEL_LIST(X) \
+	X(channel_pipe) \
+	X(channel_shm) \
+	X(channel_shm_direct) \
+	X(channel_tcp) \
+	X(channel_tcp_nodelay) \
+	X(channel_unix) \
+	X(channel_vmsplice)
 
-const struct channel *const channel_table[] = {
-	&channel_pipe,
-	&channel_shm,
-	&channel_shm_direct,
-	&channel_tcp,
-	&channel_tcp_nodelay,
-	&channel_unix,
-	&channel_vmsplice,
-};
+#define DECLARE_CHANNEL(d) extern const struct channel d;
+CHANNEL_LIST(DECLARE_CHANNEL)
 
+const struct channel *const channel_table[] = { CHANNEL_LIST(REGISTRY_ENTRY) };
 const size_t channel_count = sizeof(channel_table) / sizeof(channel_table[0]);
-
-static const char *channel_name(size_t i)
-{
-	return channel_table[i]->name;
-}
 
 const struct channel *channel_find(const char *name)
 {
-	ssize_t i = registry_find(channel_count, channel_name, name);
+	ssize_t i = registry_find((const void *const *)channel_table, channel_count,
+				  offsetof(struct channel, name), name);
 
 	return i < 0 ? NULL : channel_table[i];
 }
