@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "paths.h"
-#include "stats.h"
 
 #include <limits.h>
 
@@ -47,9 +46,8 @@ static int ab_parse(struct ab_opts *o, int argc, char **argv)
 	int ret;
 
 	paths_dataset_dir(default_dir, sizeof(default_dir));
-	*o = (struct ab_opts){ .size = 64ull << 20, .kind = DATASET_RANDOM, .cache = CACHE_WARM,
-			       .rounds = 30, .warmup = 1, .threshold = 0.01, .alpha = STATS_ALPHA,
-			       .dir = default_dir, .seed = 1, .max_time = 180 };
+	/* every other default is its option's entry in the table */
+	*o = (struct ab_opts){ .dir = default_dir };
 	ret = cli_parse(&p, argc, argv);
 	if (ret)
 		return ret;
