@@ -32,9 +32,9 @@ command -v jq >/dev/null || die "jq is not installed"
 
 # The header: date, machine facts and the command line, from meta.json.
 header() {
-	jq -r --arg title "$title" '
+	jq -r --arg title "$title" --arg sq "'" '
 	def q: if type == "string" and test("[^A-Za-z0-9_./,=:+@%-]")
-		then "'"'"'" + gsub("'"'"'"; "'"'"'\\'"'"''"'"'") + "'"'"'" else . end;
+		then $sq + gsub($sq; $sq + "\\" + $sq + $sq) + $sq else . end;
 	def mib: ((. // 0) / 1024 | floor | tostring) + " MiB";
 	(if $title != "" then $title else "Measurement of " + (.start_utc[0:10]) end) as $t |
 	"# \($t)\n",
