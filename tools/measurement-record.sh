@@ -90,7 +90,7 @@ figures() {
 	{
 		split_csv($0, row)
 		if (v("status") != "ok") for (i in col) if (i ~ /^(median_ns|median_ci_pct|mb_per_s|files_per_s|cv)$/) row[col[i]] = ""
-		name = v("strategy"); if (v("command") != "") name = v("command")
+		name = v("strategy")
 		knobs = ""
 		nk = split("batch_lines part_size fsync threads queue_depth files file_size", k, " ")
 		for (i = 1; i <= nk; i++)
