@@ -37,6 +37,23 @@ done <"$T/pointers"
 expect_eq some_pointers_found "$([ "$checked" -gt 100 ] && echo yes)" yes
 expect_eq pointers_to_missing_paths "$missing" ""
 
+# Markdown links: a relative link's file exists, seen from the page's folder.
+links=0
+broken=""
+while IFS= read -r hit; do
+	page=${hit%%:*}
+	target=${hit##*](}
+	target=${target%)}
+	target=${target%%#*}
+	case "$target" in '' | http://* | https://* | mailto:*) continue ;; esac
+	links=$((links + 1))
+	loc=${hit%%](*}
+	[ -e "$(dirname "$page")/$target" ] || broken="$broken
+  ${loc%:}: $target"
+done < <(grep -noP '\]\([^)[:space:]]+\)' README.md docs/*.md docs/measurements/*.md)
+expect_eq some_links_found "$([ "$links" -gt 50 ] && echo yes)" yes
+expect_eq links_to_missing_files "$broken" ""
+
 # Test names: `build/tests/NAME` and every `snake_case_name` of three words
 # or more is a CTest test of this build, or a name the sources use (a
 # function, a column, a field), or one the docs cite of the kernel or of
