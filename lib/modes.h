@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * modes.h - do a case's run times fall into two modes? On a VM a case's
- * runs can sit at two levels (docs/noise.md, section 9), and then the median
- * is whichever level has the majority: it jumps between invocations while
- * neither level moved. The rule (modes.c) flags such a set and gives each
- * level's median and run count, so a reader sees both.
+ * runs can sit at two levels (docs/noise.md, "Two modes of one case"), and
+ * then the median is whichever level has the majority: it jumps between
+ * invocations while neither level moved. The rule (modes.c) flags such a
+ * set and gives each level's median and run count, so a reader sees both.
  */
 #ifndef COPYBENCH_MODES_H
 #define COPYBENCH_MODES_H

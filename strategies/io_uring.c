@@ -4,101 +4,49 @@
  * registered buffers and files and each block's read linked to its write.
  *
  * Follows liburing's examples/io_uring-cp.c (a ring kept full of reads,
- * each completed read turned into a write) and examples/link-cp.c (read and
- * write of a block submitted together, the write linked to the read with
- * IOSQE_IO_LINK so the kernel starts it when the read completes, with no
- * round trip through user space). On top of those examples:
+ * each completed read turned into a write) and examples/link-cp.c (the
+ * write linked to its read with IOSQE_IO_LINK, so the kernel starts it when
+ * the read completes, with no round trip through user space). On top:
  *
- *   - Registered (fixed) buffers: one buffer per slot, registered once with
- *     io_uring_register_buffers, used with IORING_OP_READ_FIXED and
- *     IORING_OP_WRITE_FIXED, so the kernel does not pin and unpin user pages
- *     on every request. If registration fails (RLIMIT_MEMLOCK too small for
- *     depth x block), plain IORING_OP_READ/WRITE on the same buffers is used.
- *   - Registered files: src and dst registered with io_uring_register_files
- *     and used with IOSQE_FIXED_FILE (no fget/fput per request); plain
- *     descriptors if registration fails.
- *   - The ring is kept full: whenever a block is fully written its slot takes
- *     the next block at once; new requests go in with the next
- *     io_uring_submit_and_wait, one syscall that both submits and reaps.
- *   - Ring setup flags: IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN
- *     | IORING_SETUP_DEFER_TASKRUN (Linux 6.1+: completions are processed
- *     when this thread waits, not by interrupting it); without them on older
- *     kernels.
- *   - Registered ring descriptor (io_uring_register_ring_fd): io_uring_enter
- *     skips the fdget/fdput of the ring itself.
- *   - Each wait asks for half of the completions in flight, not one: fewer
- *     io_uring_enter calls and wake-ups, while the other half keeps the
- *     kernel busy.
- *   - No SQPOLL: a polling kernel thread would take one of the cores the
- *     copy itself needs. No IOSQE_ASYNC: reads from the page cache complete
- *     inline, and a write the filesystem cannot do without blocking is
- *     handed to an io-wq worker by io_uring anyway; forcing every write
- *     there would only remove the inline writes XFS can do.
+ *   - Registered buffers (READ_FIXED/WRITE_FIXED: no page pinning per
+ *     request) and registered files (IOSQE_FIXED_FILE: no fget/fput), each
+ *     falling back to the plain form when registration fails (RLIMIT_MEMLOCK
+ *     too small for depth x block); the ring fd registered too.
+ *   - The ring kept full: a slot whose block is written takes the next one,
+ *     submitted with the next io_uring_submit_and_wait, which also waits for
+ *     half of the completions in flight (fewer io_uring_enter calls).
+ *   - IORING_SETUP_SINGLE_ISSUER | COOP_TASKRUN | DEFER_TASKRUN (Linux
+ *     6.1+; without them on older kernels): completions are processed when
+ *     this thread waits, not by interrupting it.
+ *   - No SQPOLL (its kernel thread would take a core the copy needs) and no
+ *     IOSQE_ASYNC (io_uring hands a write the filesystem cannot do without
+ *     blocking to an io-wq worker anyway; ext4 and btrfs hand over every
+ *     write, XFS runs most inline: docs/io_uring.md).
  *
- * Where the writes run. io_uring first tries each buffered write without
- * blocking (IOCB_NOWAIT) in the submitting thread and, on -EAGAIN, hands it
- * to an io-wq worker (iou-wrk-PID); writes to one file are serialised in
- * that worker. The result depends on the filesystem:
+ * Defaults, when the job leaves them 0: 1 MiB blocks (per-request and
+ * per-handoff costs dominate smaller blocks on cached data) and 4 blocks in
+ * flight (depth 1 leaves the io-wq worker idle while the caller reads;
+ * deeper rings queue more writes behind the one worker that owns the file).
+ * Depth is cut to the number of blocks of the range. The measurements behind
+ * both are linked from docs/io_uring.md.
  *
- *   - ext4 does not set FOP_BUFFER_WASYNC, so every write goes to the
- *     worker: the copy is a two-thread pipeline, reads in the caller and
- *     writes in iou-wrk, and every block crosses threads once. Larger
- *     blocks pay that handoff fewer times.
- *   - btrfs sets FOP_BUFFER_WASYNC, but its non-blocking path refuses the
- *     writes of these copies too, so it behaves like ext4.
- *   - XFS writes inline unless the non-blocking attempt would have to
- *     wait: when the file's timestamps need updating (a transaction; so the
- *     first write of a new file, and again as the clock moves on), when the
- *     write starts beyond the current end of file (an earlier block is still
- *     being written by the worker), or when the worker holds the inode's
- *     I/O lock. So one punted write tends to take the writes queued behind
- *     it along, and the deeper the ring, the larger the share of writes
- *     that run in iou-wrk.
+ * Short transfers: a short read breaks the link, so its write completes
+ * with -ECANCELED; the slot resubmits the rest of the read linked to a write
+ * of everything not yet written. A short write resubmits the remainder.
+ * -EAGAIN, -EINTR and -ECANCELED are retried the same way; a read of 0
+ * before the block is complete is -ENODATA.
  *
- * None of these refusals shows up here: the worker completes the write and
- * the CQE carries the full length. Measurements, traces and the guest
- * memory effect that made this strategy look slow on XFS are in
- * docs/io_uring.md.
+ * A copy cannot hang on a lost request: when nothing completes for
+ * URING_STALL_S while requests are in flight, every request of the ring is
+ * cancelled (IORING_ASYNC_CANCEL_ANY) and the cancelled rounds are queued
+ * again. A process that makes copy after copy can queue a write to io-wq
+ * just as the worker of its previous ring exits, and that write never runs
+ * (docs/io_uring.md); the retry gets a new worker.
  *
- * Defaults (used when the job leaves them 0; the harness passes --buffer and
- * --queue-depth when given, and .default_buffer otherwise), chosen from warm
- * 200 MiB copies with interleaved runs on ext4, where the handoff decides:
- *   - Block size 1 MiB: per-request and per-handoff costs dominate small
- *     blocks on cached data (128 KiB was the slowest size tried; 256 KiB
- *     and 1 MiB were within noise of each other). liburing's examples use
- *     32 KiB, tuned for devices rather than the page cache.
- *   - Queue depth 4 blocks in flight (the ring has 2 entries per block).
- *     Deeper rings only queue more writes behind the single worker that
- *     owns the file (and, on XFS, push more writes off the inline path);
- *     depth 1 leaves the worker idle while the caller reads. Depth 4 also
- *     pins only 4 MiB of buffers.
- *   - Depth is cut to the number of blocks the range has, so small copies
- *     do not allocate and pin unused buffers.
- *
- * Short transfers: a read that returns fewer bytes than asked breaks the
- * link, so its write completes with -ECANCELED; the slot then resubmits the
- * rest of the read linked to a write of everything not yet written. A short
- * write resubmits the unwritten remainder. -EAGAIN, -EINTR and -ECANCELED
- * results are retried the same way. A read returning 0 before the block is
- * complete means the source is shorter than len: -ENODATA. Offsets are
- * 64-bit in the SQE, so ranges beyond 4 GiB work.
- *
- * A copy that cannot hang on a lost request: when nothing completes for
- * URING_STALL_S while requests are in flight, the kernel is asked to
- * cancel every request of the ring (IORING_ASYNC_CANCEL_ANY) and the
- * cancelled rounds are queued again. On Linux 6.18 a process that makes
- * copy after copy (a test, bench ab's worker) can queue a write to io-wq
- * just as the io-wq worker of its previous ring exits, and that write
- * never runs (traced; docs/check.md); the cancel finds it on io-wq's list
- * and the retry gets a new worker. A bench run's copy, alone in a new
- * process, never meets it.
- *
- * The ring is set up and torn down inside copy(): the strategy owns its
- * resources, and that setup is part of what io_uring costs. Closing a ring
- * leaves the release of its registered files and buffers to a kernel worker
- * that runs after the process has gone (the next run would pay for it: the
- * worker drops the last reference to a replaced destination and frees its
- * page cache), so both are unregistered first, inside the clock.
+ * The ring is set up and torn down inside copy(). Its registered files and
+ * buffers are unregistered before the ring is closed, inside the clock:
+ * closing a ring leaves their release to a kernel worker that would run
+ * during the next run (docs/clock.md).
  *
  * Built only when liburing is found (HAVE_LIBURING); otherwise the strategy
  * still exists and its probe says "built without liburing".

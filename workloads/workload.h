@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workload.h - what is done with the bytes: copy, split, transform, and the
+ * workload.h - what is done with the bytes: copy, split, transform, tree and the
  * machine's limits. A workload is a plug-in like a strategy: one file each,
  * one line in workloads/registry.c.
  *

@@ -46,7 +46,7 @@ struct disturb_probe {
  * - reporting hands memory back to the host, and each reported page costs
  *   a host fault when it is touched again: the time is estimated as
  *   REPORTED_NS_PER_PAGE for each reported 4 KiB page (the cost of a fresh
- *   page touched again measured 5.4-7.5 us here, docs/noise.md §6).
+ *   page touched again: docs/noise.md, "What bench does about it").
  * 10 %: smaller losses are inside the per-run spread (CV 11-13 % at 64M
  * here), which the median absorbs; larger ones move a run beyond it.
  */

@@ -29,7 +29,7 @@
  * on TCP with Nagle on and off).
  *
  * Per-line sends cost per line, not per byte: their MiB/s stops moving
- * from about 4 MiB of input on (docs/transform-channels.md), and at hundreds
+ * from about 4 MiB of input on (docs/transform.md), and at hundreds
  * of MiB a run takes long (TCP_NODELAY: one packet per line). So in this
  * default matrix they run on at most TRANSFORM_PER_LINE_MAX bytes of input,
  * in their own size group, whose header says so; asking for --batch-lines 1

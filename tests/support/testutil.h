@@ -59,10 +59,11 @@ int test_cli_capture(int (*cli)(int, char **, FILE *, FILE *), int argc, char **
 const char *test_csv_lookup(const char *text, const char *key_col, const char *key,
 			    const char *col, char *cell, size_t n);
 /*
- * For synthetic results folders: the first nine identity columns (workload
- * to fsync; the caller writes the rest, threads on) of a warm 1 MiB
- * `random` case of strategy (workload "limit" when limit; a 128K buffer for
- * readwrite, none otherwise), and a deterministic xorshift64 draw in [-1, 1).
+ * For synthetic results folders: the identifying columns CID_WORKLOAD to
+ * CID_FSYNC of enum col_id (columns.h; the caller writes the rest, from
+ * CID_THREADS on) of a warm 1 MiB `random` case of strategy (workload
+ * "limit" when limit; a 128K buffer for readwrite, none otherwise), and a
+ * deterministic xorshift64 draw in [-1, 1).
  */
 void test_synth_ids(struct csv_writer *w, const char *strategy, bool limit);
 double test_uniform(uint64_t *state);
