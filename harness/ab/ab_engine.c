@@ -188,6 +188,7 @@ int ab_main(const struct ab_opts *o)
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
+	r.t0 = ab_seconds();
 	/* a worker that ends is read as its reply's end, not as a signal */
 	signal(SIGPIPE, SIG_IGN);
 	if (ab_check_exe("A", o->exe[0]) || ab_check_exe("B", o->exe[1]) ||

@@ -64,9 +64,13 @@ struct ab_run {
 	size_t retried;		/* pairs made again */
 	unsigned looks;		/* looks made */
 	const char *stopped;	/* what ended the rounds */
+	double t0;		/* when the invocation started (ab_seconds) */
 };
 
 extern const char ab_side_name[2];
+
+/* CLOCK_MONOTONIC in seconds. */
+double ab_seconds(void);
 
 /* ab_worker_ctl.c: the orchestrator's end of a worker. */
 int ab_worker_start(struct ab_run *r, int side);

@@ -299,7 +299,7 @@ static bool ab_look_all(struct ab_run *r, size_t m)
 	return all;
 }
 
-static double ab_seconds(void)
+double ab_seconds(void)
 {
 	struct timespec ts;
 
@@ -335,22 +335,24 @@ static void ab_shuffle(size_t *order, size_t n, uint64_t *rng)
 /*
  * The rounds: the cases shuffled per round; looks at --rounds rounds and
  * at twice as many each time (abstat.h), after which a decided case is not
- * run again; until every case is decided, AB_LOOKS looks, or --max-time.
+ * run again; until every case is decided, AB_LOOKS looks, or --max-time:
+ * no measured round but the first starts when the time since the
+ * invocation started and the last round's length reach it, so that the
+ * whole invocation keeps to it.
  */
 void ab_rounds(struct ab_run *r)
 {
 	long total = (long)r->o->warmup + (long)ab_last_look(r->o->rounds);
 	uint64_t rng = r->o->seed;
 	size_t order[AB_MAX_CASES];
-	double start = 0;
+	double last = 0;
 
 	r->stopped = "6 looks";
 	for (long round = 0; round < total && !interrupt_signal; round++) {
 		long m = round - (long)r->o->warmup;
+		double begun = ab_seconds();
 
-		if (m == 0)
-			start = ab_seconds();
-		if (m > 0 && ab_seconds() - start >= r->o->max_time) {
+		if (m > 0 && begun - r->t0 + last >= r->o->max_time) {
 			r->stopped = "--max-time";
 			break;
 		}
@@ -366,5 +368,6 @@ void ab_rounds(struct ab_run *r)
 			r->stopped = "every case decided";
 			break;
 		}
+		last = ab_seconds() - begun;
 	}
 }
