@@ -38,7 +38,7 @@ struct ab_opts {
 	bool markdown;
 	bool wall;		/* plain wall time, its waits for a CPU included */
 	uint64_t seed;
-	unsigned max_time;	/* seconds from the start: no round starts that would end after */
+	unsigned max_time;	/* seconds from the start: no look that would end after */
 };
 
 /* The whole comparison: the report on stdout, the exit code (abstat.h's

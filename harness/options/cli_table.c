@@ -293,8 +293,9 @@ const struct cli_option cli_options[] = {
 	  "rounds to the first look; a case still undecided is sampled on, with\n"
 	  "looks at 2N, 4N, ... 32N rounds (6 looks)", AB), .min = 1, .max = 100000 },
 	{ OPTION(OPT_AB_MAX_TIME, "max-time", 0, ARG_COUNT, "SEC", "180",
-	  "the invocation's time: no round starts that would end after this many\n"
-	  "seconds from the start; the verdicts are those of the last look", AB), .min = 1, .max = 86400 },
+	  "the invocation's time: the rounds stop when the next look would end\n"
+	  "after this many seconds from the start; the verdicts are those of the\n"
+	  "last look", AB), .min = 1, .max = 86400 },
 	{ OPTION(OPT_AB_WARMUP, "warmup", 0, ARG_COUNT, "N", "1", "unmeasured rounds first", AB),
 	  .min = 0, .max = 1000 },
 	{ OPTION(OPT_AB_THRESHOLD, "threshold", 0, ARG_PERCENT, "PCT", "1%",
