@@ -40,7 +40,8 @@
 #   - results/<...> (a stamp, <new>) names the latest results folder an
 #     example made; a results/NAME an example reads (old-a, new-b, ...) that
 #     no example made is a copy of it; results/baseline/ is the source
-#     tree's committed one; $SHA, $hosts and $GITHUB_STEP_SUMMARY are set;
+#     tree's committed one; $SHA, $hosts (results/xc, which the README
+#     makes) and $GITHUB_STEP_SUMMARY are set;
 #   - the README's `check --only-syscalls` example reads what its comment
 #     says it needs: a `--workload copy --size 8M` run (made here, --repeat 1,
 #     counted).
@@ -69,7 +70,7 @@ for i in 1 2 3 4 5; do
 	echo "int f$i;" >"$T/home/src/linux/f$i.h"
 done
 export HOME=$T/home XDG_CACHE_HOME=$T/cache PATH="$T/bin:$PATH"
-export SHA=0123abc hosts="ci-main ci" GITHUB_STEP_SUMMARY=$W/summary.md
+export SHA=0123abc hosts="xc" GITHUB_STEP_SUMMARY=$W/summary.md
 touch "$T/start"
 
 # extract FILE: "LINE<TAB>command" for each example of FILE.
