@@ -173,6 +173,14 @@ size_t ab_last_look(size_t per_look)
 	return per_look << (AB_LOOKS - 1);
 }
 
+size_t ab_next_look(size_t n, size_t per_look)
+{
+	for (unsigned k = 0; k < AB_LOOKS; k++)
+		if ((per_look << k) > n)
+			return per_look << k;
+	return 0;
+}
+
 enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st)
 {
 	ab_interval(logr, n, a / AB_LOOKS, st);

@@ -77,6 +77,8 @@ double ab_resolution(const struct ab_stat *st);
 unsigned ab_look_at(size_t n, size_t per_look);
 /* The rounds of the last look: per_look << (AB_LOOKS - 1). */
 size_t ab_last_look(size_t per_look);
+/* The rounds of the first look after n rounds, or 0 after the last. */
+size_t ab_next_look(size_t n, size_t per_look);
 /* The verdict at a look of n rounds: the interval at a / AB_LOOKS into st.
  * logr is sorted in place. */
 enum ab_verdict ab_look(double *logr, size_t n, double a, double threshold, struct ab_stat *st);

@@ -332,19 +332,6 @@ static void ab_shuffle(size_t *order, size_t n, uint64_t *rng)
 	}
 }
 
-/* The rounds of the first look after m measured rounds, or 0 after the
- * last. */
-static size_t ab_next_look(long m, unsigned per_look)
-{
-	for (unsigned k = 0; k < AB_LOOKS; k++) {
-		size_t n = (size_t)per_look << k;
-
-		if (n > (size_t)m)
-			return n;
-	}
-	return 0;
-}
-
 /*
  * The rounds: the cases shuffled per round; looks at --rounds rounds and
  * at twice as many each time (abstat.h), after which a decided case is not
@@ -366,7 +353,7 @@ void ab_rounds(struct ab_run *r)
 		long m = round - (long)r->o->warmup;
 		double begun = ab_seconds();
 
-		if (m > 0 && begun - r->t0 + last * (double)(ab_next_look(m, r->o->rounds) - (size_t)m) >=
+		if (m > 0 && begun - r->t0 + last * (double)(ab_next_look((size_t)m, r->o->rounds) - (size_t)m) >=
 				     r->o->max_time) {
 			r->stopped = "--max-time";
 			break;

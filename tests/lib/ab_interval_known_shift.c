@@ -71,6 +71,20 @@ static void too_few(void)
 	CHECK(st.judged && st.lo == 0.5 && st.hi == 1.1);
 }
 
+/* The looks double: 30, 60, ... 960 rounds; after n rounds the next one. */
+static void looks(void)
+{
+	CHECK_EQ_U64(ab_look_at(30, 30), 1);
+	CHECK_EQ_U64(ab_look_at(960, 30), 6);
+	CHECK_EQ_U64(ab_look_at(90, 30), 0);
+	CHECK_EQ_U64(ab_last_look(30), 960);
+	CHECK_EQ_U64(ab_next_look(0, 30), 30);
+	CHECK_EQ_U64(ab_next_look(30, 30), 60);
+	CHECK_EQ_U64(ab_next_look(241, 30), 480);
+	CHECK_EQ_U64(ab_next_look(959, 30), 960);
+	CHECK_EQ_U64(ab_next_look(960, 30), 0);
+}
+
 int main(void)
 {
 	check_shift(0.05, 0.01, AB_REGRESSION);	/* [+4.38 %, +5.38 %] in log */
@@ -83,5 +97,6 @@ int main(void)
 	check_shift(-0.05, 0.01, AB_FASTER);
 	min_rounds();
 	too_few();
+	looks();
 	return test_report("ab_interval_known_shift");
 }
