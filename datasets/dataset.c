@@ -25,10 +25,10 @@
  * manifest beside the file so that later runs can reuse it (dataset_cache.c).
  */
 #include "dataset_internal.h"
-#include "fileio.h"
-#include "rng.h"
+#include "lib/fileio.h"
+#include "lib/rng.h"
 #include "stream.h"
-#include "units.h"
+#include "lib/units.h"
 
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  * (dataset_foreign), and the removal of bench's datasets (dataset_clean).
  */
 #include "dataset_internal.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -14,7 +14,7 @@
  * hashed (SIGBUS): bench's own outputs, whose writers have exited.
  */
 #include "hash.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * (treegen.c) both draw from here.
  */
 #include "stream.h"
-#include "rng.h"
+#include "lib/rng.h"
 
 #include <string.h>
 

@@ -12,8 +12,8 @@
  */
 #include "tree_internal.h"
 #include "hash.h"
-#include "fileio.h"
-#include "units.h"
+#include "lib/fileio.h"
+#include "lib/units.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -16,9 +16,9 @@
  */
 #include "tree_internal.h"
 #include "stream.h"
-#include "fileio.h"
-#include "rng.h"
-#include "units.h"
+#include "lib/fileio.h"
+#include "lib/rng.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -34,7 +34,7 @@
  * the kernel returns short counts).
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -44,7 +44,7 @@
  * each for a tail).
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdbool.h>

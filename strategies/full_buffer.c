@@ -25,7 +25,7 @@
  * buffer add libc's mmap/munmap, which .syscalls leaves out (strategy.h).
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -56,7 +56,7 @@
  * io_uring_enter about once per batch of completions, munmap x3, close.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

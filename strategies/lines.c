@@ -33,7 +33,7 @@
  * close per stream.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

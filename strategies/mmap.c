@@ -26,7 +26,7 @@
  * madvise, one pwrite64 (more if short) and one munmap.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <sys/mman.h>

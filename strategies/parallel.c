@@ -50,7 +50,7 @@
  * after a fallback.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -27,8 +27,8 @@
  * one ioctl.
  */
 #include "strategy.h"
-#include "fileio.h"
-#include "fsinfo.h"
+#include "lib/fileio.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <linux/fs.h>

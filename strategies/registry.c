@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of strategies (registry.h). */
-#include "registry.h"
+#include "lib/registry.h"
 #include "strategy.h"
 
 #include <errno.h>

@@ -24,7 +24,7 @@
  * sendfile (more when the kernel returns short counts).
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <sys/sendfile.h>

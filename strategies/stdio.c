@@ -33,7 +33,7 @@
  * mmap/munmap at glibc's mmap threshold) are libc's, not listed.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -23,7 +23,7 @@
  *                 bytes stay right, and the hole must fail verification.
  */
 #include "strategy.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

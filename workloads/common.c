@@ -5,7 +5,7 @@
  * removal.
  */
 #include "workload.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

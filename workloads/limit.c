@@ -78,7 +78,7 @@
  * The memory rows are limit_memory.c, the device rows limit_device.c.
  */
 #include "limit_internal.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  * memcpy-mt workers are (limit_memory.c).
  */
 #include "limit_internal.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of workloads (registry.h). */
-#include "registry.h"
+#include "lib/registry.h"
 #include "workload.h"
 
 #include <stddef.h>

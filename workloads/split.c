@@ -18,7 +18,7 @@
  * as it is. An empty source makes no parts.
  */
 #include "workload.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
  * claims to keep them.
  */
 #include "tree.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -23,7 +23,7 @@
  * threads, so the method counts as running on several CPUs.
  */
 #include "tree.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
  * (destination, O_CREAT | O_EXCL), the strategy's calls, close, close.
  */
 #include "tree.h"
-#include "units.h"
+#include "lib/units.h"
 
 #include <dirent.h>
 #include <errno.h>

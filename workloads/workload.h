@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dataset.h"
-#include "strategy.h"
+#include "datasets/dataset.h"
+#include "strategies/strategy.h"
 
 struct bench_command;
 struct channel;

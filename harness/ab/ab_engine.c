@@ -11,9 +11,9 @@
  * failed, 2 bad usage or a case A failed, 3 inconclusive.
  */
 #include "ab_internal.h"
-#include "fsinfo.h"
-#include "interrupt.h"
-#include "strategy.h"
+#include "lib/fsinfo.h"
+#include "host/interrupt.h"
+#include "strategies/strategy.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #endif
 
 #include "ab.h"
-#include "abstat.h"
+#include "lib/abstat.h"
 
 #include <limits.h>
 #include <sys/types.h>

@@ -9,12 +9,12 @@
  * makes. A look every --rounds rounds (abstat.h) decides cases.
  */
 #include "ab_internal.h"
-#include "disturb.h"
-#include "interrupt.h"
-#include "memstate.h"
-#include "rng.h"
-#include "strategy.h"
-#include "workload.h"
+#include "child/disturb.h"
+#include "host/interrupt.h"
+#include "host/memstate.h"
+#include "lib/rng.h"
+#include "strategies/strategy.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>

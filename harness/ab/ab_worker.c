@@ -12,8 +12,8 @@
  * orchestrator notices.
  */
 #include "ab.h"
-#include "disturb.h"
-#include "strategy.h"
+#include "child/disturb.h"
+#include "strategies/strategy.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,7 +20,7 @@
  * to io-wq just as it ended was traced never to run (docs/check.md).
  */
 #include "ab_internal.h"
-#include "interrupt.h"
+#include "host/interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>

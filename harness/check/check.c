@@ -36,8 +36,8 @@
  * exactly, as its own verdict.
  */
 #include "check_internal.h"
-#include "ranktest.h"
-#include "stats.h"
+#include "lib/ranktest.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>

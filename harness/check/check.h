@@ -11,7 +11,7 @@
 #define COPYBENCH_CHECK_H
 
 #include "checkset.h"
-#include "modes.h"
+#include "lib/modes.h"
 
 #include <stdbool.h>
 #include <stddef.h>

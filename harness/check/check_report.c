@@ -5,10 +5,10 @@
  * the identifying columns of columns.h and the figures of each comparison.
  */
 #include "check.h"
-#include "csv.h"
-#include "json.h"
-#include "meta.h"
-#include "stats.h"
+#include "lib/csv.h"
+#include "lib/json.h"
+#include "results/meta.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -9,8 +9,8 @@
  * outcome are check.c's.
  */
 #include "check_internal.h"
-#include "ranktest.h"
-#include "stats.h"
+#include "lib/ranktest.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,10 +7,10 @@
  */
 #include "checkset.h"
 #include "checkset_internal.h"
-#include "columns.h"
-#include "stats.h"
-#include "csv.h"
-#include "workload.h"
+#include "results/columns.h"
+#include "lib/stats.h"
+#include "lib/csv.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "columns.h"
+#include "results/columns.h"
 
 struct checkset_count {
 	char *name;

@@ -14,7 +14,7 @@
 #endif
 
 #include "checkset.h"
-#include "csv.h"
+#include "lib/csv.h"
 
 /* The same in environment env (CHECKSET_NENV values; NULL: none recorded). */
 struct checkset_case *checkset_case_get_env(struct checkset *s, const char *const *id,

@@ -19,8 +19,8 @@
 #include <sys/resource.h>
 
 #include "disturb.h"
-#include "strategy.h"
-#include "syscount.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
 
 struct child_work {
 	int (*setup)(void *arg);	/* untimed; NULL: nothing to do */

@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "command.h"
+#include "options/command.h"
 
 struct command_exec {
 	char *argv[COMMAND_WORDS_MAX];

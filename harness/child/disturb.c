@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* disturb.c - observed outside causes of a slow run (see disturb.h). */
 #include "disturb.h"
-#include "rng.h"
+#include "lib/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,12 +6,12 @@
  * completed (strategy, workload and choice names, comma lists included;
  * files and folders); elsewhere the subcommand's options.
  */
-#include "channel.h"
-#include "cli.h"
+#include "workloads/channels/channel.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "dataset.h"
-#include "strategy.h"
-#include "workload.h"
+#include "datasets/dataset.h"
+#include "strategies/strategy.h"
+#include "workloads/workload.h"
 
 #include <string.h>
 

@@ -4,10 +4,10 @@
  * (workers, rounds, verdicts) is harness/ab/ (ab.h). The options and
  * --help are the option table's (cli_table.c).
  */
-#include "ab.h"
-#include "cli.h"
+#include "ab/ab.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "paths.h"
+#include "host/paths.h"
 
 #include <limits.h>
 

@@ -7,14 +7,14 @@
  * longer exists), and the log of where bench freed inodes lately (freed.h).
  * Results are the user's: never touched.
  */
-#include "cli.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "dataset.h"
-#include "freed.h"
-#include "paths.h"
-#include "runner.h"
-#include "testfs.h"
-#include "units.h"
+#include "datasets/dataset.h"
+#include "run/freed.h"
+#include "host/paths.h"
+#include "run/runner.h"
+#include "fs/testfs.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <stdbool.h>

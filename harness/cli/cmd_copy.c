@@ -10,16 +10,16 @@
  *
  * `bench copy --serve` is bench ab's worker instead (harness/ab/ab.h).
  */
-#include "ab.h"
-#include "child.h"
-#include "cli.h"
+#include "ab/ab.h"
+#include "child/child.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "interrupt.h"
-#include "strategy.h"
-#include "syscount.h"
-#include "treegen.h"
-#include "units.h"
-#include "workload.h"
+#include "host/interrupt.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
+#include "datasets/treegen.h"
+#include "lib/units.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>

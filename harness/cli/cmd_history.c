@@ -5,10 +5,10 @@
  * checked, and the dispatch to add, check, changes, plot and export, whose
  * work is harness/history/'s (history.h).
  */
-#include "cli.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "history.h"
-#include "stats.h"
+#include "history/history.h"
+#include "lib/stats.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* cmd_misc.c - `bench list`, `bench gen`, `bench evict`. */
-#include "cache.h"
-#include "channel.h"
-#include "cli.h"
-#include "command.h"
+#include "host/cache.h"
+#include "workloads/channels/channel.h"
+#include "options/cli.h"
+#include "options/command.h"
 #include "commands.h"
-#include "dataset.h"
-#include "interrupt.h"
-#include "json.h"
-#include "meta.h"
-#include "strategy.h"
-#include "units.h"
-#include "workload.h"
+#include "datasets/dataset.h"
+#include "host/interrupt.h"
+#include "lib/json.h"
+#include "results/meta.h"
+#include "strategies/strategy.h"
+#include "lib/units.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdbool.h>

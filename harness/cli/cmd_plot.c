@@ -4,9 +4,9 @@
  * operands (the latest results folder when none is named); the charts are
  * drawn by plot_results (harness/plot/plot_run.c).
  */
-#include "cli.h"
+#include "options/cli.h"
 #include "commands.h"
-#include "plot.h"
+#include "plot/plot.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef COPYBENCH_COMMANDS_H
 #define COPYBENCH_COMMANDS_H
 
-#include "cli.h"
+#include "options/cli.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* main.c - bench: dispatch to a subcommand, or run benchmarks. */
 #include "commands.h"
-#include "interrupt.h"
+#include "host/interrupt.h"
 
 #include <stdio.h>
 #include <string.h>

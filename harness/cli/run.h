@@ -7,7 +7,7 @@
 #ifndef COPYBENCH_RUN_H
 #define COPYBENCH_RUN_H
 
-#include "runner.h"
+#include "run/runner.h"
 
 /* --out and the --export-* files can be written. 0, or 2 after one line. */
 int run_check_outputs(const struct bench_opts *o);

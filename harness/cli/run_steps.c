@@ -5,19 +5,19 @@
  * interleaved, write results and print the table. cmd_run.c takes them
  * once; `bench --fs` (run_fs.c) once per filesystem.
  */
-#include "columns.h"
+#include "results/columns.h"
 #include "commands.h"
-#include "interrupt.h"
-#include "memstate.h"
-#include "meta.h"
-#include "plot.h"
-#include "ranktest.h"
-#include "tune.h"
-#include "report.h"
+#include "host/interrupt.h"
+#include "host/memstate.h"
+#include "results/meta.h"
+#include "plot/plot.h"
+#include "lib/ranktest.h"
+#include "host/tune.h"
+#include "results/report.h"
 #include "run_internal.h"
-#include "budget.h"
-#include "fsinfo.h"
-#include "stats.h"
+#include "run/budget.h"
+#include "lib/fsinfo.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <limits.h>

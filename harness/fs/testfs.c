@@ -20,9 +20,9 @@
  * its mount options as the kernel shows them.
  */
 #include "testfs.h"
-#include "fsinfo.h"
-#include "interrupt.h"
-#include "units.h"
+#include "lib/fsinfo.h"
+#include "host/interrupt.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "options/options.h"
 
 struct testfs_maker;
 

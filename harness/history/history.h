@@ -11,7 +11,7 @@
 #ifndef COPYBENCH_HISTORY_H
 #define COPYBENCH_HISTORY_H
 
-#include "check.h"
+#include "check/check.h"
 
 #include <stddef.h>
 #include <stdio.h>

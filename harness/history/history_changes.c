@@ -35,8 +35,8 @@
  * says more.
  */
 #include "history_internal.h"
-#include "rng.h"
-#include "stats.h"
+#include "lib/rng.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -35,8 +35,8 @@
  * them.
  */
 #include "history_internal.h"
-#include "check.h"
-#include "stats.h"
+#include "check/check.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <math.h>

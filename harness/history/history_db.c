@@ -17,7 +17,7 @@
  * self-contained for a CI cache.
  */
 #include "history_internal.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  * runs: one row per results folder added, labels as "k=v;k=v".
  */
 #include "history_internal.h"
-#include "csv.h"
+#include "lib/csv.h"
 
 #include <errno.h>
 #include <string.h>

@@ -12,8 +12,8 @@
  * run, and a folder whose metadata was written later is the same run.
  */
 #include "history_internal.h"
-#include "columns.h"
-#include "meta.h"
+#include "results/columns.h"
+#include "results/meta.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -19,7 +19,7 @@
 #error "history_internal.h is private to harness/history/; include history.h"
 #endif
 
-#include "checkset.h"
+#include "check/checkset.h"
 #include "history.h"
 
 #include <limits.h>

@@ -10,7 +10,7 @@
  * copy speed.
  */
 #include "history_internal.h"
-#include "stats.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <fnmatch.h>

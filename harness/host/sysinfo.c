@@ -2,7 +2,7 @@
 /* sysinfo.c - host, kernel, CPU model, the filesystem under test and the
  * machine's facts, read from uname(2), /proc/cpuinfo, fsinfo and machine.c. */
 #include "sysinfo.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <limits.h>

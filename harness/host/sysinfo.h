@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 #include "machine.h"
 
 struct sysinfo_env {

@@ -5,8 +5,8 @@
  * the table.
  */
 #include "cli.h"
-#include "dataset.h"
-#include "units.h"
+#include "datasets/dataset.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,7 +10,7 @@
  */
 #include "cli.h"
 #include "options.h"
-#include "stats.h"
+#include "lib/stats.h"
 
 #define RUN CLI_ON(CMD_RUN)
 /* Where a run option's value lands: the member of struct bench_opts. Only

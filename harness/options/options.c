@@ -2,8 +2,8 @@
 /* options.c - `bench [options]`: the run options that the table
  * (cli_table.c) cannot store by itself, and what follows from them. */
 #include "options.h"
-#include "dataset.h"
-#include "paths.h"
+#include "datasets/dataset.h"
+#include "host/paths.h"
 
 #include <limits.h>
 #include <stdlib.h>

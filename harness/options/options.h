@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "command.h"
-#include "syscount.h"
+#include "syscount/syscount.h"
 
 #define OPT_LIST_MAX CLI_LIST_MAX
 

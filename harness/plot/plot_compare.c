@@ -6,7 +6,7 @@
  * environment labelled by what tells it from the others.
  */
 #include "plot_internal.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <string.h>

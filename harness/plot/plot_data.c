@@ -5,8 +5,8 @@
  * labels. The slices of them that the charts show are plot_slice.c's.
  */
 #include "plot_internal.h"
-#include "columns.h"
-#include "workload.h"
+#include "results/columns.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stddef.h>

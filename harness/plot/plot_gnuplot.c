@@ -6,7 +6,7 @@
  * chart (PNG, then SVG) on plots/<chart>.gp, and finding gnuplot, the
  * scripts and the latest results folder.
  */
-#include "paths.h"
+#include "host/paths.h"
 #include "plot_internal.h"
 
 #include <dirent.h>

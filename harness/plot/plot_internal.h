@@ -32,7 +32,7 @@
 #error "plot_internal.h is private to harness/plot/; include plot.h"
 #endif
 
-#include "csv.h"
+#include "lib/csv.h"
 #include "plot.h"
 
 #include <limits.h>

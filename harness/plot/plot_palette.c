@@ -13,10 +13,10 @@
  * close get shades of their colour, so that no two rows look alike.
  */
 #include "plot_internal.h"
-#include "channel.h"
-#include "command.h"
-#include "strategy.h"
-#include "workload.h"
+#include "workloads/channels/channel.h"
+#include "options/command.h"
+#include "strategies/strategy.h"
+#include "workloads/workload.h"
 
 #include <math.h>
 #include <stdlib.h>

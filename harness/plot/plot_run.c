@@ -12,7 +12,7 @@
  * plot_internal.h; the command line is harness/cli/cmd_plot.c.
  */
 #include "plot_internal.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <stdlib.h>

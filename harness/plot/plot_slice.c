@@ -6,7 +6,7 @@
  * title. Loading the rows is plot_data.c's.
  */
 #include "plot_internal.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>

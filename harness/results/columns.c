@@ -11,7 +11,7 @@
  * of runs.csv are the run room's (run/run_columns.c).
  */
 #include "columns.h"
-#include "json.h"
+#include "lib/json.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

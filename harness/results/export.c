@@ -8,7 +8,7 @@
  */
 #include "columns.h"
 #include "report.h"
-#include "units.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <stdlib.h>

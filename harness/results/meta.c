@@ -5,10 +5,10 @@
  * function, in the order of the file.
  */
 #include "meta.h"
-#include "cache.h"
+#include "host/cache.h"
 #include "columns.h"
-#include "csv.h"
-#include "json.h"
+#include "lib/csv.h"
+#include "lib/json.h"
 
 #include "git_describe.h"	/* generated: COPYBENCH_GIT_DESCRIBE */
 

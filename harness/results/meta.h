@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "runner.h"
+#include "run/runner.h"
 
 /*
  * The version of meta.json's layout and of every JSON document bench prints

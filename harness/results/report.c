@@ -7,10 +7,10 @@
  */
 #include "report.h"
 #include "columns.h"
-#include "csv.h"
-#include "json.h"
+#include "lib/csv.h"
+#include "lib/json.h"
 #include "meta.h"
-#include "units.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "runner.h"
-#include "stats.h"
+#include "run/runner.h"
+#include "lib/stats.h"
 #include "summary.h"
 
 /* Writes runs.csv, summary.csv and syscalls.csv into dir. 0 or -errno. */

@@ -16,8 +16,8 @@
  * strategy never moves its %limit.
  */
 #include "summary.h"
-#include "channel.h"
-#include "stats.h"
+#include "workloads/channels/channel.h"
+#include "lib/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

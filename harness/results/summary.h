@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 
-#include "modes.h"
-#include "runner.h"
-#include "stats.h"
+#include "lib/modes.h"
+#include "run/runner.h"
+#include "lib/stats.h"
 
 /*
  * What kind of work a row measures. Only page-cache copies are ranked

@@ -7,7 +7,7 @@
  * ranked; then what could not run here, with the reason.
  */
 #include "report.h"
-#include "units.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,12 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cache.h"
-#include "dataset.h"
-#include "strategy.h"
-#include "syscount.h"
-#include "sysinfo.h"
-#include "workload.h"
+#include "host/cache.h"
+#include "datasets/dataset.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
+#include "host/sysinfo.h"
+#include "workloads/workload.h"
 
 /* What the destination was when a run began (runner_destination). */
 enum destination_state {

@@ -7,7 +7,7 @@
  */
 #include "estimate.h"
 
-#include "csv.h"
+#include "lib/csv.h"
 
 #include <dirent.h>
 #include <errno.h>

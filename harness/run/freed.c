@@ -9,7 +9,7 @@
  * are ignored when read and dropped when the log is written again.
  */
 #include "freed.h"
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 #include <errno.h>
 #include <stdio.h>

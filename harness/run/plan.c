@@ -7,10 +7,10 @@
  * command line selects are checked first (plan_select.c).
  */
 #include "plan_internal.h"
-#include "channel.h"
-#include "command.h"
-#include "select.h"
-#include "units.h"
+#include "workloads/channels/channel.h"
+#include "options/command.h"
+#include "options/select.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <sys/stat.h>

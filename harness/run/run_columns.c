@@ -5,7 +5,7 @@
  * puts them between the identifying and the environment columns.
  */
 #include "column.h"
-#include "disturb.h"
+#include "child/disturb.h"
 
 #include <string.h>
 

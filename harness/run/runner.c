@@ -12,10 +12,10 @@
  * run() is inside the clock.
  */
 #include "runner.h"
-#include "child.h"
-#include "command_exec.h"
-#include "disturb.h"
-#include "memstate.h"
+#include "child/child.h"
+#include "child/command_exec.h"
+#include "child/disturb.h"
+#include "host/memstate.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,10 +7,10 @@
  */
 #include "runner.h"
 #include "budget.h"
-#include "interrupt.h"
-#include "rng.h"
-#include "stats.h"
-#include "units.h"
+#include "host/interrupt.h"
+#include "lib/rng.h"
+#include "lib/stats.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <stdio.h>

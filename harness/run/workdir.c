@@ -8,7 +8,7 @@
  */
 #include "freed.h"
 #include "runner.h"
-#include "treegen.h"
+#include "datasets/treegen.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,10 +7,10 @@
  * exact, missing cases and malformed files are bad input, and the csv, json
  * and markdown reports are well formed.
  */
-#include "check.h"
-#include "commands.h"
-#include "csv.h"
-#include "testutil.h"
+#include "check/check.h"
+#include "cli/commands.h"
+#include "lib/csv.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdarg.h>

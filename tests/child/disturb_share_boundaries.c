@@ -6,8 +6,8 @@
  * reporting from its host faults (5 us a 4 KiB page) against 10 % of the
  * window; a run of a few ticks cannot be shown to have lost a share.
  */
-#include "disturb.h"
-#include "testutil.h"
+#include "child/disturb.h"
+#include "support/testutil.h"
 
 #define MS 1000000ull
 

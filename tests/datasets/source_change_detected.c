@@ -7,8 +7,8 @@
  * file is unchanged. dataset_from_file refuses what is no regular file or
  * empty.
  */
-#include "dataset.h"
-#include "testutil.h"
+#include "datasets/dataset.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

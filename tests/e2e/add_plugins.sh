@@ -78,7 +78,7 @@ cp "$t/harness/options/cli.h" "$work/cli.h.orig"
 cat >"$t/harness/cli/cmd_hello.c" <<'HELLO'
 // SPDX-License-Identifier: MIT
 /* cmd_hello.c - `bench hello`: says hello. */
-#include "cli.h"
+#include "options/cli.h"
 
 #include <stdio.h>
 

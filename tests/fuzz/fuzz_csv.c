@@ -6,7 +6,7 @@
  * Any bytes: csv_parse() returns 0 with a rectangular table whose every
  * cell can be read, or -EINVAL with a reason; it must not crash or leak.
  */
-#include "csv.h"
+#include "lib/csv.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * -EINVAL (not a JSON object) with every field empty, or -ENOMEM; it must
  * not crash or leak.
  */
-#include "history_internal.h"
+#include "history/history_internal.h"
 
 #include <errno.h>
 #include <stdint.h>

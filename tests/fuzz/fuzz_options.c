@@ -8,7 +8,7 @@
  * be within its bounds; argv is left as it was given. Run it with -close_fd_mask=3: the parser's own
  * messages are not the point.
  */
-#include "options.h"
+#include "options/options.h"
 
 #include <stdint.h>
 #include <stdlib.h>

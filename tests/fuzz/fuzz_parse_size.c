@@ -5,7 +5,7 @@
  * Any string: parse_size() must not crash, and whatever it accepts must
  * print back (format_size) to a string that parses to the same number.
  */
-#include "units.h"
+#include "lib/units.h"
 
 #include <stdint.h>
 #include <stdlib.h>

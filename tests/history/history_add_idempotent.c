@@ -7,8 +7,8 @@
  * labels are kept; outside a git work tree the commit is the one meta.json
  * names (bench.git_describe, reduced to its commit), else it must be given.
  */
-#include "history_synth.h"
-#include "testutil.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

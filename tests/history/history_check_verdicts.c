@@ -12,8 +12,8 @@
  * decides which runs count, and a run already in the history is not
  * compared with itself.
  */
-#include "history_synth.h"
-#include "testutil.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,8 +10,8 @@
  * pass (the threshold column). A case only the run just outside the window
  * has is new to it.
  */
-#include "history_synth.h"
-#include "testutil.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdio.h>

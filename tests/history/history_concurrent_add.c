@@ -6,8 +6,8 @@
  * processes creating the same new history at once both succeed, one of
  * them making the file, and no temporary file is left beside it.
  */
-#include "history_synth.h"
-#include "testutil.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <dirent.h>
 #include <signal.h>

@@ -7,9 +7,9 @@
  * one line saying why, and left byte for byte as it was, with nothing new
  * beside it.
  */
-#include "history_internal.h"
-#include "history_synth.h"
-#include "testutil.h"
+#include "history/history_internal.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <dirent.h>
 #include <sqlite3.h>

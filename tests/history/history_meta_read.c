@@ -6,8 +6,8 @@
  * commit out of the describe), the start by the rank of its name; version 1
  * files as version 2 ones; anything that is not one JSON object refused.
  */
-#include "history_internal.h"
-#include "testutil.h"
+#include "history/history_internal.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  * "build unknown". Read from plot-history.dat and the variables recorded at
  * its end. Skipped without gnuplot.
  */
-#include "history_synth.h"
-#include "testutil.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

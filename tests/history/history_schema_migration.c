@@ -8,10 +8,10 @@
  * columns are, name by name, the identifying columns of the column table
  * (v3 added threads and queue_depth, rebuilding the cases and their children).
  */
-#include "columns.h"
-#include "history_internal.h"
-#include "history_synth.h"
-#include "testutil.h"
+#include "results/columns.h"
+#include "history/history_internal.h"
+#include "support/history_synth.h"
+#include "support/testutil.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>

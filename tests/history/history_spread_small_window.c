@@ -8,8 +8,8 @@
  * the median of their spreads must be within 4 % of 0.05 (the simulation's
  * own error is under 1 %), and the factors are those documented.
  */
-#include "history_internal.h"
-#include "testutil.h"
+#include "history/history_internal.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -7,14 +7,14 @@
  * guest that only the CPU flag betrays, with reporting turned off by a large
  * order.
  */
-#include "machine.h"
-#include "testutil.h"
+#include "host/machine.h"
+#include "support/testutil.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fsinfo.h"
+#include "lib/fsinfo.h"
 
 static char note[512];
 static char root[PATH_MAX];

@@ -18,9 +18,9 @@
  *    the shift on each side at most a/2 = 0.5 % of the time, within the
  *    binomial bound 20 + 3 sd = 33 of 4000 (they miss 11 to 25 times).
  */
-#include "abstat.h"
-#include "rng.h"
-#include "testutil.h"
+#include "lib/abstat.h"
+#include "lib/rng.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -11,8 +11,8 @@
  * The verdict follows from where the interval lies and the threshold: no
  * regression needs its upper end below ln(1 + threshold). The minimum rounds are the smallest n with 2 / 2^n <= alpha.
  */
-#include "abstat.h"
-#include "testutil.h"
+#include "lib/abstat.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stddef.h>

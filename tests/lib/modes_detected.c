@@ -16,9 +16,9 @@
  *     (3), then in at least 99 % of the sets, always split into exactly
  *     the runs each level drew (their counts, their medians).
  */
-#include "modes.h"
-#include "stats.h"
-#include "testutil.h"
+#include "lib/modes.h"
+#include "lib/stats.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * large samples against the exact permutation p-value (computed with exact
  * integer arithmetic outside the project).
  */
-#include "ranktest.h"
-#include "testutil.h"
+#include "lib/ranktest.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stddef.h>

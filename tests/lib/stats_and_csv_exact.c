@@ -4,9 +4,9 @@
  * atomically then read back field for field (quotes, commas, newlines), and
  * malformed CSV refused with the line named.
  */
-#include "csv.h"
-#include "stats.h"
-#include "testutil.h"
+#include "lib/csv.h"
+#include "lib/stats.h"
+#include "support/testutil.h"
 
 #include <dirent.h>
 #include <errno.h>

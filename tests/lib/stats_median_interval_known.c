@@ -11,8 +11,8 @@
  *   n = 8:  only [x(1), x(8)] reaches 95 %: 1 - 2 / 256 = 0.992188.
  *   n = 5:  even [x(1), x(5)] covers only 1 - 2 / 32 = 0.9375: none.
  */
-#include "stats.h"
-#include "testutil.h"
+#include "lib/stats.h"
+#include "support/testutil.h"
 
 #include <math.h>
 

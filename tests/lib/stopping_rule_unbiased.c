@@ -10,8 +10,8 @@
  * resolution of the published ratios), and
  * both must sit within 1 % of the distribution's own median.
  */
-#include "stats.h"
-#include "testutil.h"
+#include "lib/stats.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdio.h>

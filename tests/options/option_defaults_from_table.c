@@ -12,9 +12,9 @@
  * one subcommand only (its field is a member of that subcommand's struct);
  * a default is a value or a text, never both, and a note needs a value.
  */
-#include "cli.h"
-#include "options.h"
-#include "testutil.h"
+#include "options/cli.h"
+#include "options/options.h"
+#include "support/testutil.h"
 
 #include <string.h>
 

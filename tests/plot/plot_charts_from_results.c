@@ -8,13 +8,13 @@
  * divided by, a cloned strategy's missing bar says "cloned"; without an
  * argument the latest folder under results/ is used.
  */
-#include "plot.h"
-#include "plot_synth.h"
-#include "plot_internal.h"
-#include "channel.h"
-#include "command.h"
-#include "workload.h"
-#include "testutil.h"
+#include "plot/plot.h"
+#include "support/plot_synth.h"
+#include "plot/plot_internal.h"
+#include "workloads/channels/channel.h"
+#include "options/command.h"
+#include "workloads/workload.h"
+#include "support/testutil.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -10,8 +10,8 @@
  * batch, a point for every buffer it ran with. compare names each panel's
  * blocks as gnuplot's `index` counts them (only blocks with data).
  */
-#include "plot_synth.h"
-#include "testutil.h"
+#include "support/plot_synth.h"
+#include "support/testutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * splice): the same points with every label above do overlap, so the data
  * can tell. Every label stays inside the axes.
  */
-#include "plot_internal.h"
-#include "testutil.h"
+#include "plot/plot_internal.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,9 +3,9 @@
  * plot_requires_gnuplot.c - with no gnuplot in PATH, `bench plot` prints one
  * line saying so and exits 2, before touching the results.
  */
-#include "plot.h"
-#include "plot_synth.h"
-#include "testutil.h"
+#include "plot/plot.h"
+#include "support/plot_synth.h"
+#include "support/testutil.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -9,8 +9,8 @@
  * fastest; `direct` by device-direct only; and %limit is the copy's MiB/s
  * over that row's.
  */
-#include "summary.h"
-#include "testutil.h"
+#include "results/summary.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  * names, types, units and descriptions, in order, to the byte. When a
  * column changes, tools/readme-columns.sh rewrites the README's block.
  */
-#include "columns.h"
-#include "testutil.h"
+#include "results/columns.h"
+#include "support/testutil.h"
 
 #include <stdlib.h>
 #include <string.h>

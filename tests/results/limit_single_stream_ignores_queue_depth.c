@@ -9,8 +9,8 @@
  * than device-read's 50 ms) and in 20 ms with 32 (the fastest row); io_uring,
  * which takes the queue depth, is bounded by it in the second case.
  */
-#include "summary.h"
-#include "testutil.h"
+#include "results/summary.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <string.h>

@@ -23,8 +23,8 @@
  * runs, the cheapest go first; a case short of the minimum runs whatever is
  * left.
  */
-#include "budget.h"
-#include "testutil.h"
+#include "run/budget.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <string.h>

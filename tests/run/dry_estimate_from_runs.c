@@ -18,8 +18,8 @@
  * the newest's 200. A run of the very workload and size measured (a tree
  * of 20 000 files costing 1.5 s) is its estimate, not the rate's 20.01 s.
  */
-#include "estimate.h"
-#include "testutil.h"
+#include "run/estimate.h"
+#include "support/testutil.h"
 
 #include <math.h>
 #include <stdio.h>

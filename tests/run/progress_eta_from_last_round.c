@@ -8,8 +8,8 @@
  * Until two measured rounds have ended the plan's estimate is used instead
  * (progress_eta_from_plan_until_two_rounds.c).
  */
-#include "progress.h"
-#include "testutil.h"
+#include "run/progress.h"
+#include "support/testutil.h"
 
 #include <math.h>
 

@@ -7,8 +7,8 @@
  * docs/budget.md), and a budget caps it. After that, the last round's time
  * (progress_eta_from_last_round.c).
  */
-#include "progress.h"
-#include "testutil.h"
+#include "run/progress.h"
+#include "support/testutil.h"
 
 #include <string.h>
 

@@ -15,14 +15,14 @@
  * cannot name, fails the test with the name. Unavailable strategies and
  * channels are skipped with their reason; no counting method here: skip.
  */
-#include "channel.h"
-#include "child.h"
-#include "dataset.h"
-#include "strategy.h"
-#include "syscount.h"
-#include "testutil.h"
-#include "tree.h"
-#include "treegen.h"
+#include "workloads/channels/channel.h"
+#include "child/child.h"
+#include "datasets/dataset.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
+#include "support/testutil.h"
+#include "workloads/tree.h"
+#include "datasets/treegen.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,8 +10,8 @@
  * a mount, done only when running as root where mounting is permitted. As
  * root a private tmpfs is mounted too; otherwise /dev/shm (tmpfs) is used.
  */
-#include "strategy.h"
-#include "testutil.h"
+#include "strategies/strategy.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

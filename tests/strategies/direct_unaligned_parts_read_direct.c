@@ -8,8 +8,8 @@
  * fill the page cache (mincore). Skips where O_DIRECT is refused or the
  * source cannot be evicted (tmpfs).
  */
-#include "strategy.h"
-#include "testutil.h"
+#include "strategies/strategy.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

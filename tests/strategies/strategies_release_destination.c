@@ -6,8 +6,8 @@
  * once). io_uring's registered files would otherwise be let go of by a
  * kernel worker after the process has gone, during the next run.
  */
-#include "strategy.h"
-#include "testutil.h"
+#include "strategies/strategy.h"
+#include "support/testutil.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -11,9 +11,9 @@
  * from a parent that left an 8 MiB chunk free, with counting on: the counts
  * must be equal, and the buffers' mmap and munmap calls exact.
  */
-#include "strategy.h"
-#include "syscount.h"
-#include "testutil.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
+#include "support/testutil.h"
 
 #include <fcntl.h>
 #include <malloc.h>

@@ -7,8 +7,8 @@
 #ifndef COPYBENCH_COPYUTIL_H
 #define COPYBENCH_COPYUTIL_H
 
-#include "dataset.h"
-#include "strategy.h"
+#include "datasets/dataset.h"
+#include "strategies/strategy.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* history_synth.c - synthetic results folders and an in-process `bench history`. */
 #include "history_synth.h"
-#include "commands.h"
-#include "csv.h"
-#include "history.h"
+#include "cli/commands.h"
+#include "lib/csv.h"
+#include "history/history.h"
 #include "testutil.h"
 
 #include <stdarg.h>

@@ -3,8 +3,8 @@
  * plot_synth.c - synthetic results folders for the plot tests (plot_synth.h).
  */
 #include "plot_synth.h"
-#include "commands.h"
-#include "plot.h"
+#include "cli/commands.h"
+#include "plot/plot.h"
 #include "testutil.h"
 
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "testutil.h"
-#include "csv.h"
+#include "lib/csv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  *     command once the setup (strace of the same command on an empty
  *     source) is subtracted, for every syscall and in total.
  */
-#include "dataset.h"
-#include "testutil.h"
+#include "datasets/dataset.h"
+#include "support/testutil.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

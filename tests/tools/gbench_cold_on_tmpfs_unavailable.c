@@ -6,7 +6,7 @@
  * exits 0 (unavailable is no failure). The path of bench_gbench is the first
  * argument; without it, or without a tmpfs at /dev/shm, the test is skipped.
  */
-#include "testutil.h"
+#include "support/testutil.h"
 
 #include <linux/magic.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
  * and makes bench_gbench exit 1; readwrite on the same case passes. The path
  * of bench_gbench is the first argument; without it the test is skipped.
  */
-#include "testutil.h"
+#include "support/testutil.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * Benchmark's flags, and exits 0. The path of bench_gbench is the first
  * argument; without it (Google Benchmark not installed) the test is skipped.
  */
-#include "testutil.h"
+#include "support/testutil.h"
 
 #include <string.h>
 #include <sys/wait.h>

@@ -5,8 +5,8 @@
  * bench_gbench is the first argument; without it (Google Benchmark not
  * installed) the test is skipped.
  */
-#include "strategy.h"
-#include "testutil.h"
+#include "strategies/strategy.h"
+#include "support/testutil.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

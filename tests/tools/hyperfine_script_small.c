@@ -6,7 +6,7 @@
  * working `copy` command (its --help must
  * mention --strategy).
  */
-#include "testutil.h"
+#include "support/testutil.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

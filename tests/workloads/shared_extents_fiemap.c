@@ -10,11 +10,11 @@
  * bench's summary.csv (shared_extents 1 and 0) and table note. Skipped,
  * with the reason, when no such filesystem can be made and mounted.
  */
-#include "testutil.h"
-#include "csv.h"
-#include "copyutil.h"
-#include "workload.h"
-#include "fsinfo.h"
+#include "support/testutil.h"
+#include "lib/csv.h"
+#include "support/copyutil.h"
+#include "workloads/workload.h"
+#include "lib/fsinfo.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
  * lines at part sizes 64, 100 and 4096. Part contents and counts are checked
  * byte for byte against a greedy split computed here.
  */
-#include "workload.h"
-#include "testutil.h"
-#include "workload.h"
+#include "workloads/workload.h"
+#include "support/testutil.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>

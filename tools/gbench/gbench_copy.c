@@ -18,13 +18,13 @@
  */
 #include "gbench.h"
 
-#include "cache.h"
-#include "dataset.h"
-#include "options.h"
-#include "strategy.h"
-#include "syscount.h"
-#include "units.h"
-#include "workload.h"
+#include "host/cache.h"
+#include "datasets/dataset.h"
+#include "options/options.h"
+#include "strategies/strategy.h"
+#include "syscount/syscount.h"
+#include "lib/units.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>

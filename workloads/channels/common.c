@@ -7,7 +7,7 @@
  * noticing a peer that died, and who is on which side.
  */
 #include "channel.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

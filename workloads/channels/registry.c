@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of channels (registry.h). */
 #include "channel.h"
-#include "fileio.h"
-#include "registry.h"
+#include "lib/fileio.h"
+#include "lib/registry.h"
 
 #include <stddef.h>
 #include <stdio.h>

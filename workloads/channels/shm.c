@@ -17,7 +17,7 @@
  * and waitid only when a sleep times out (hence '?' in .syscalls).
  */
 #include "channel.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <linux/futex.h>

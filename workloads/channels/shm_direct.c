@@ -40,7 +40,7 @@
  * waitid only when a sleep times out (hence '?').
  */
 #include "channel.h"
-#include "fileio.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
