@@ -3,8 +3,11 @@
 # header. A room's private header is a <name>_internal.h in its folder
 # (harness/<room>/, lib/, strategies/, ...); only files of that same folder
 # may include it, however the #include names it (bare, by room, or by a
-# relative path). Prints each include that breaks the rule, then the count;
-# exits 0 when it is 0, 1 otherwise.
+# relative path). Nor does any include climb out of its folder with "../":
+# another room's header is named with its room ("run/runner.h"), which the
+# build's doors resolve (copybench_door in CMakeLists.txt). Prints each
+# include that breaks a rule, then the counts; exits 0 when both are 0, 1
+# otherwise.
 set -u
 cd "${SOURCE_DIR:?SOURCE_DIR names the source tree}" || exit 1
 product=(harness lib strategies workloads datasets tools/gbench)
@@ -29,6 +32,13 @@ while IFS=: read -r file line text; do
 done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
 	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*_internal\.h"' "${product[@]}" | LC_ALL=C sort)
 
-echo "$checked includes of a private header, $wrong of another room's"
+climbing=0
+while IFS= read -r hit; do
+	echo "$hit: climbs out of its folder; name the room instead"
+	climbing=$((climbing + 1))
+done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
+	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.\./' "${product[@]}" | LC_ALL=C sort)
+
+echo "$checked includes of a private header, $wrong of another room's, $climbing climbing with ../"
 [ "$checked" -gt 0 ] || { echo "no include of a private header found: the scan is broken" >&2; exit 1; }
-[ "$wrong" -eq 0 ]
+[ "$wrong" -eq 0 ] && [ "$climbing" -eq 0 ]
