@@ -354,6 +354,17 @@ static void warn_ignored(const struct runner *r)
 				(unsigned long long)o->buffers.v[i], (unsigned long long)o->buffers.v[i]);
 }
 
+int run_make_dir(const struct bench_opts *o, char *made, size_t n)
+{
+	int err = make_dirs(o->dir, made, n);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
+	unmake_dirs(o->dir, made);
+	return 2;
+}
+
 int run_preflight(struct runner *r, char *made, size_t n)
 {
 	const struct bench_opts *o = r->o;

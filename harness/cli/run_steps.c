@@ -363,17 +363,6 @@ void run_free(struct runner *r)
 		syscount_session_free(r->sc);
 }
 
-int run_make_dir(const struct bench_opts *o, char *made, size_t n)
-{
-	int err = make_dirs(o->dir, made, n);
-
-	if (!err)
-		return 0;
-	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
-	unmake_dirs(o->dir, made);
-	return 2;
-}
-
 
 int run_prepare(struct runner *r)
 {
