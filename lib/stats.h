@@ -20,6 +20,13 @@ struct stats {
 
 /* The level of the median's interval in struct stats. */
 #define STATS_CI_LEVEL 0.95
+/* The fewest samples whose median has an interval at that level: at n = 6,
+ * [x(1), x(6)] covers 1 - 2 / 2^6 = 0.969; at n = 5 only 0.938. */
+#define STATS_CI_MIN_RUNS 6
+/* A number #defined here or in another header, as text for a message or a
+ * help string: STATS_TEXT(STATS_CI_MIN_RUNS) is "6". */
+#define STATS_TEXT(n) STATS_TEXT_(n)
+#define STATS_TEXT_(n) #n
 /*
  * The gates' significance level (bench check, history check and changes,
  * bench ab): a regression is called when its p-value, or its interval's
@@ -27,7 +34,7 @@ struct stats {
  * cases rare once corrected (docs/check.md). The text is --alpha's default.
  */
 #define STATS_ALPHA 0.01
-#define STATS_ALPHA_TEXT "0.01"
+#define STATS_ALPHA_TEXT STATS_TEXT(STATS_ALPHA)
 /*
  * MAD times this is the standard deviation of normal data (1 / the normal
  * quantile at 3/4, 0.6745): the robust spread used by rcv, the outlier

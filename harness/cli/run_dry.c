@@ -19,9 +19,9 @@
  * (the counting run is the first warm-up) and its measured runs, and the
  * datasets made at DRY_GEN_RATE. With a budget: the minimum, up to the
  * budget when it is larger; without one: the adaptive count between its
- * least and most, 10 s of measured time capping the most (RUNS_BUDGET_NS).
+ * least and most, OPTIONS_RUNS_TIME_S of measured time capping the most.
  */
-#define DRY_MEASURED_CAP 10.0
+#define DRY_MEASURED_CAP ((double)OPTIONS_RUNS_TIME_S)
 
 static unsigned dry_unmeasured(const struct bench_opts *o)
 {
@@ -41,7 +41,7 @@ static void dry_runs(const struct runner *r, double t, double minimum, unsigned 
 		return;
 	}
 	if (o->budget_s <= 0) {
-		*least = 8 < o->max_runs ? 8 : o->max_runs;
+		*least = OPTIONS_RUNS_MIN < o->max_runs ? OPTIONS_RUNS_MIN : o->max_runs;
 		*most = t * o->max_runs > DRY_MEASURED_CAP && t > 0 ?
 			(unsigned)(DRY_MEASURED_CAP / t) : o->max_runs;
 		*most = *most < *least ? *least : *most;

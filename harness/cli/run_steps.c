@@ -59,7 +59,8 @@ void runs_per_case(const struct bench_opts *o, char *out, size_t n)
 			 BUDGET_MIN_RUNS, o->max_runs, o->budget_s);
 	else if (len >= 0 && (size_t)len < n)
 		snprintf(out + len, n - (size_t)len, o->repeat ? "%u measured runs" :
-			 "8 to %u measured runs (fewer for runs over 2 s; more while the median is unsettled)",
+			 STATS_TEXT(OPTIONS_RUNS_MIN) " to %u measured runs (fewer for runs over "
+			 STATS_TEXT(OPTIONS_SLOW_RUN_S) " s; more while the median is unsettled)",
 			 o->repeat ? o->repeat : o->max_runs);
 }
 

@@ -103,16 +103,20 @@ const struct cli_option cli_options[] = {
 	  "exactly N measured runs per case", RUN), .group = GROUP_HOW, .min = 1, .max = 100000,
 	  .def_text = "adaptive, below", RUN_FIELD(repeat) },
 	{ OPTION(OPT_BUDGET, "budget", 0, ARG_STRING, "DURATION", NULL,
-	  "time for the rounds (90s, 2m, 1h): every case gets 6 measured runs\n"
+	  "time for the rounds (90s, 2m, 1h): every case gets "
+	  STATS_TEXT(STATS_CI_MIN_RUNS) " measured runs\n"
 	  "(a median and its 95 % interval), then runs go to the cases whose\n"
 	  "place is not settled, cheapest first, until the time is spent; none:\n"
 	  "the counts of --max-runs", RUN), .group = GROUP_HOW,
 	  .def_text = "2m with --all, else none" },
 	{ OPTION(OPT_MAX_RUNS, "max-runs", 0, ARG_COUNT, "N", NULL,
-	  "adaptive: at least 8 measured runs (7 when a run takes > 2 s), then\n"
-	  "more until the median is known within +-2 % (95 % confidence), 10 s\n"
-	  "of runs were spent, or N runs", RUN), .group = GROUP_HOW, .min = 1, .max = 100000,
-	  .def_text = "10 (30 with --budget)", RUN_FIELD(max_runs) },
+	  "adaptive: at least " STATS_TEXT(OPTIONS_RUNS_MIN) " measured runs ("
+	  STATS_TEXT(OPTIONS_RUNS_MIN_SLOW) " when a run takes > " STATS_TEXT(OPTIONS_SLOW_RUN_S)
+	  " s), then\nmore until the median is known within +-" STATS_TEXT(OPTIONS_CI_TARGET_PCT)
+	  " % (95 % confidence), " STATS_TEXT(OPTIONS_RUNS_TIME_S) " s\nof runs were spent, or N runs",
+	  RUN), .group = GROUP_HOW, .min = 1, .max = 100000,
+	  .def_text = STATS_TEXT(OPTIONS_MAX_RUNS) " (" STATS_TEXT(OPTIONS_BUDGET_MAX_RUNS)
+	  " with --budget)", RUN_FIELD(max_runs) },
 	{ OPTION(OPT_WARMUP, "warmup", 0, ARG_COUNT, "N", "1",
 	  "unmeasured runs first", RUN), .group = GROUP_HOW, .min = 0, .max = 1000,
 	  .def_note = "the first also counts syscalls", RUN_FIELD(warmup) },

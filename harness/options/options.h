@@ -16,12 +16,26 @@
 
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
-/* The run counts without --budget: at most this many measured runs. */
-#define OPTIONS_MAX_RUNS 10u
+/*
+ * How many measured runs a case gets when --repeat does not say (the runner
+ * applies the rule, harness/run/runner_rounds.c; --help, the plan line and
+ * the dry run quote these, as text through STATS_TEXT): at least
+ * OPTIONS_RUNS_MIN (OPTIONS_RUNS_MIN_SLOW when a run takes over
+ * OPTIONS_SLOW_RUN_S seconds), then more until the median is known within
+ * +-OPTIONS_CI_TARGET_PCT % at 95 %, OPTIONS_RUNS_TIME_S seconds of runs
+ * were spent, or --max-runs: OPTIONS_MAX_RUNS. Plain numbers, so that they
+ * can be quoted.
+ */
+#define OPTIONS_RUNS_MIN 8
+#define OPTIONS_RUNS_MIN_SLOW 7
+#define OPTIONS_SLOW_RUN_S 2
+#define OPTIONS_CI_TARGET_PCT 2
+#define OPTIONS_RUNS_TIME_S 10
+#define OPTIONS_MAX_RUNS 10
 /* --all's budget when none is given: see docs/budget.md. */
 #define OPTIONS_DEFAULT_BUDGET_S 120.0
 /* With a budget: at most this many measured runs of a case. */
-#define OPTIONS_BUDGET_MAX_RUNS 30u
+#define OPTIONS_BUDGET_MAX_RUNS 30
 
 struct bench_opts {
 	bool given[OPT_ID_COUNT];	/* named on the command line */

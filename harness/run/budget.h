@@ -24,8 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/stats.h"
+
 /* The fewest counted runs with a 95 % order-statistic interval of the median. */
-#define BUDGET_MIN_RUNS 6u
+#define BUDGET_MIN_RUNS ((unsigned)STATS_CI_MIN_RUNS)
 /*
  * The share of the budget kept back from the rounds: the time a round and
  * the finish after the last run will take are means, and the main job

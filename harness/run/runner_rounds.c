@@ -55,17 +55,17 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
  * RUNS_MIN (RUNS_MIN_SLOW for runs over SLOW_RUN_NS, judged from the first
  * uncounted run), then more while the 95 % confidence interval of the median
  * is wider than +-CI_TARGET of it, until RUNS_BUDGET_NS of measured time or
- * --max-runs (10). What `bench check` needs for a verdict after its Holm
+ * --max-runs (the numbers are options/options.h's OPTIONS_RUNS_*). What `bench check` needs for a verdict after its Holm
  * correction over the cases (check_timing.c): 8 runs a side reach a smallest
  * p-value of 7.8e-5 (significant at alpha 0.01 over up to 128 cases); the
  * 7 runs of a slow case 2.9e-4 (up to 34 cases). Fewer could not be
  * judged: 5 a side (1 / 252 = 0.004) fail from 3 cases on.
  */
-#define RUNS_MIN 8u
-#define RUNS_MIN_SLOW 7u
-#define SLOW_RUN_NS 2000000000ull
-#define RUNS_BUDGET_NS 10000000000ull
-#define CI_TARGET 0.02
+#define RUNS_MIN ((unsigned)OPTIONS_RUNS_MIN)
+#define RUNS_MIN_SLOW ((unsigned)OPTIONS_RUNS_MIN_SLOW)
+#define SLOW_RUN_NS (OPTIONS_SLOW_RUN_S * 1000000000ull)
+#define RUNS_BUDGET_NS (OPTIONS_RUNS_TIME_S * 1000000000ull)
+#define CI_TARGET (OPTIONS_CI_TARGET_PCT / 100.0)
 /* --budget: a ranking neighbour this many times slower or faster is far
  * enough that a wide interval does not matter to the order. */
 #define BUDGET_APART 1.5
