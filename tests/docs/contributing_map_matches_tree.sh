@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # contributing_map_matches_tree.sh - the newcomer's map in
-# docs/contributing.md ("The layers, and what may include what") names
-# every folder of the product and no other: lib/, strategies/, datasets/,
-# workloads/ and each room of harness/, in the order the build stacks them
-# (CMakeLists.txt, then harness/CMakeLists.txt's copybench_room calls,
-# bottom to top), and each room's "may include" cell names the rooms it
-# links directly.
+# docs/contributing.md ("The layers, and what may include what"): its
+# table of layers names every folder of the product and no other: lib/,
+# strategies/, datasets/, workloads/ and each room of harness/, in the order
+# the build stacks them (CMakeLists.txt, then harness/CMakeLists.txt's
+# copybench_room calls, bottom to top), and each room's "may include" cell
+# names the rooms it links directly; with the table of the folders beside
+# them it covers every top-level folder of the tree.
 . "$(dirname "$0")/../support/lib.sh"
 cd "${SOURCE_DIR:?SOURCE_DIR names the source tree}" || exit 1
 
-# The map's rows: "| `harness/run/` | ... | `options/`, `workloads/` and below |".
-map=$(sed -n '/^## The layers/,/^## /p' docs/contributing.md |
-	grep -oP '^\| `\K[a-z_/]+/(?=` \|)')
+# The map's first table, the layers: "| `harness/run/` | ... | `options/`
+# ... and below |" (three cells); the second, the folders beside them.
+section=$(sed -n '/^## The layers/,/^## /p' docs/contributing.md)
+map=$(grep -P '^\| `[^|]*\|[^|]*\|[^|]*\|$' <<<"$section" | grep -oP '^\| `\K[a-z_./]+/(?=` \|)')
+beside=$(grep -P '^\| `[^|]*\|[^|]*\|$' <<<"$section" | grep -oP '^\| `\K[a-z_./]+/(?=` \|)')
 
 # The tree's folders, in the build's order.
 tree=$(printf '%s\n' lib/ strategies/ datasets/ workloads/
@@ -21,6 +24,13 @@ on_disk=$(printf '%s\n' lib/ strategies/ datasets/ workloads/
 
 expect_eq map_in_build_order "$map" "$tree"
 expect_eq every_room_on_disk_built "$(LC_ALL=C sort <<<"$tree")" "$(LC_ALL=C sort <<<"$on_disk")"
+# Every top-level folder of the source tree is in one table or the other.
+top=$(git ls-files 2>/dev/null | grep / | cut -d/ -f1 | sort -u | sed 's|$|/|')
+[ -n "$top" ] || top=$(find . -mindepth 1 -maxdepth 1 -type d ! -name .git ! -name build \
+	-printf '%f/\n' | LC_ALL=C sort)
+unmapped=$(comm -23 <(LC_ALL=C sort <<<"$top") \
+	<(printf '%s\n' $map $beside | sed 's|/.*|/|' | LC_ALL=C sort -u))
+expect_eq every_folder_mapped "$unmapped" ""
 
 # Each harness room's cell names the rooms it links (copybench_room(NAME
 # LINKS...)): copybench_X as `X/`, or a room named there links it ("and below"), or the
