@@ -230,5 +230,5 @@ const struct workload workload_limit = {
 	.run = limit_run,
 	.teardown = limit_teardown,
 	.verify = limit_verify,
-	.remove_output = remove_output_file,
+	.remove_output = workload_remove_output_file,
 };
