@@ -321,9 +321,9 @@ static void report_json(const struct check_report *rep,
 	}
 	fputs("  ],\n  \"summary\": {", out);
 	for (size_t v = 0; v < V_COUNT; v++)
-		fprintf(out, "\"%s\": %zu, ", verdict_name[v], rep->tally[v]);
+		fprintf(out, "\"%s\": %zu, ", check_verdict_name[v], rep->tally[v]);
 	fprintf(out, "\"cases\": %zu, \"verdict\": \"%s\", \"exit\": %d, \"text\": ",
-		rep->nrows, outcome_name[rep->outcome], rep->exit_code);
+		rep->nrows, check_outcome_name[rep->outcome], rep->exit_code);
 	json_str(out, rep->summary);
 	fputs("}\n}\n", out);
 }

@@ -53,7 +53,7 @@ static double robust_spread(const double *w, size_t n)
 
 /* The median of the other rows' plain ratios (non-limit rows with runs on
  * both sides); NAN with fewer than REF_CASES_MIN of them. */
-double common_ratio(const struct check_report *rep, const struct check_row *self)
+double check_common_ratio(const struct check_report *rep, const struct check_row *self)
 {
 	double *v = calloc(rep->nrows + 1, sizeof(*v)), m = NAN;
 	size_t n = 0;
@@ -80,7 +80,7 @@ static const char *reference_samples(const struct check_report *rep, struct chec
 
 	if (o->ref == REF_ABSOLUTE || checkset_is_limit(b))
 		return "absolute";
-	scale = o->ref == REF_CASES ? common_ratio(rep, r) : NAN;
+	scale = o->ref == REF_CASES ? check_common_ratio(rep, r) : NAN;
 	if (isfinite(scale) && scale > 0) {
 		*cx = malloc(c->nruns * sizeof(**cx));
 		for (size_t k = 0; *cx && k < c->nruns; k++)
@@ -144,7 +144,7 @@ static double needed_spread(double c)
 	return fabs(log1p(c)) / (check_t99(1000) * sqrt(2.0));
 }
 
-void note_largest(struct check_report *rep, const struct check_opts *o)
+void check_note_largest(struct check_report *rep, const struct check_opts *o)
 {
 	rep->needed_sd = NAN;
 	if (o->nbase != 1 || o->ncur != 1 || o->only_syscalls)
@@ -212,8 +212,8 @@ static double upper_bound(const double *x, size_t n, const double *y, size_t m, 
 }
 
 /* Change, threshold and the raw one-sided p-values of a case. */
-void compare_timing(const struct check_report *rep, struct check_row *r,
-		    const struct check_opts *o, FILE *err)
+void check_compare_timing(const struct check_report *rep, struct check_row *r,
+			  const struct check_opts *o, FILE *err)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 	double *scaled = NULL;

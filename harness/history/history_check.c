@@ -358,10 +358,10 @@ static void summarise(struct check_report *rep, const struct history_check_opts 
 	for (size_t v = 0; v < V_COUNT && len < cap; v++)
 		if (rep->tally[v])
 			len += (size_t)snprintf(s + len, cap - len, " %zu %s,", rep->tally[v],
-						verdict_name[v]);
+						check_verdict_name[v]);
 	if (len < cap)
 		snprintf(s + len, cap - len, " each run's fastest rep against up to %zu earlier runs; a regression is beyond %g%% and beyond %g x the run-to-run spread, relative to the in-run memcpy and in plain time; %s; exit %d",
-			 nwindow, o->c.threshold * 100, o->z, outcome_name[rep->outcome],
+			 nwindow, o->c.threshold * 100, o->z, check_outcome_name[rep->outcome],
 			 rep->exit_code);
 }
 
