@@ -276,8 +276,4 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f);
 /* docs/options.md, from the table (cli_markdown.c). */
 void cli_help_markdown(FILE *f);
 
-/* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
- * -EINVAL for an empty item. */
-int split_list(char *s, struct str_list *l);
-
 #endif

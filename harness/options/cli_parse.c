@@ -152,7 +152,9 @@ static int mistake(const struct cli_parser *p, const char *kind, const char *wor
 
 /* ------------------------------------------------------ value kinds -- */
 
-int split_list(char *s, struct str_list *l)
+/* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
+ * -EINVAL for an empty item. */
+static int split_list(char *s, struct str_list *l)
 {
 	l->n = 0;
 	for (char *item = s;;) {
