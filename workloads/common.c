@@ -98,7 +98,7 @@ static int inspect_fd(int fd, bool may_share, struct output_info *out)
 	out->blocks += (uint64_t)st.st_blocks;
 	out->hole_bytes += hole_bytes(fd, (uint64_t)st.st_size);
 	/* FIEMAP refused (tmpfs): nothing is shared */
-	if (may_share && fd_shares_extents(fd, &shared) == 0 && shared)
+	if (may_share && fs_fd_shares_extents(fd, &shared) == 0 && shared)
 		out->shared_extents = true;
 	return 0;
 }

@@ -169,7 +169,7 @@ static double machine_change(const struct check_report *rep)
 		if (r->b && r->c && checkset_is_memcpy(r->b) && !isnan(r->change))
 			v[n++] = r->change;
 	}
-	return sample_median(v, n);
+	return stats_sample_median(v, n);
 }
 
 static const char *const shared_word[] = {
@@ -310,8 +310,8 @@ static void row_medians(struct check_row *r)
 {
 	r->nb = r->b->nruns;
 	r->nc = r->c->nruns;
-	r->b_med = sample_median(r->b->wall, r->nb);
-	r->c_med = sample_median(r->c->wall, r->nc);
+	r->b_med = stats_sample_median(r->b->wall, r->nb);
+	r->c_med = stats_sample_median(r->c->wall, r->nc);
 	r->ratio = r->nb && r->nc ? r->c_med / r->b_med : NAN;
 	r->failed = checkset_failed(r->c);
 	modes_detect(r->b->wall, r->nb, &r->b_modes);

@@ -65,7 +65,7 @@ double check_common_ratio(const struct check_report *rep, const struct check_row
 			v[n++] = o->ratio;
 	}
 	if (n >= REF_CASES_MIN)
-		m = sample_median(v, n);
+		m = stats_sample_median(v, n);
 	free(v);
 	return m;
 }
@@ -123,7 +123,7 @@ static void between_invocations(struct check_row *r, const struct check_opts *o)
 		const struct checkset_case *c = checkset_find(&o->base_inv[i], r->b);
 
 		if (c && c->nruns)
-			lm[k++] = log(sample_median(c->wall, c->nruns));
+			lm[k++] = log(stats_sample_median(c->wall, c->nruns));
 	}
 	r->ninv = k;
 	if (k < 2)
@@ -228,8 +228,8 @@ void check_compare_timing(const struct check_report *rep, struct check_row *r,
 	if (o->ref != REF_ABSOLUTE && !checkset_is_limit(b) && strcmp(vs, "absolute") == 0)
 		fprintf(err, "bench check: warning: no reference for %s (too few other cases, no in-run memcpy): compared in absolute time\n", r->label);
 	r->vs = vs;
-	r->b_val = sample_median(y, r->nb);
-	r->c_val = sample_median(x, r->nc);
+	r->b_val = stats_sample_median(y, r->nb);
+	r->c_val = stats_sample_median(x, r->nc);
 	r->change = r->c_val / r->b_val - 1;
 	r->pg = rr.p_greater;
 	r->pl = rr.p_less;

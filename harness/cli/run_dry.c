@@ -218,7 +218,7 @@ int run_dry_run(struct runner *r)
 	printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
 	dry_print_cases(r);
 	dry_print_needs(r);
-	unmake_dirs(r->o->dir, made);
+	fs_unmake_dirs(r->o->dir, made);
 	return 0;
 }
 

@@ -372,7 +372,7 @@ int run_preflight(struct runner *r, char *made, size_t n)
 		ret = check_budget(r);
 	}
 	if (ret)
-		unmake_dirs(o->dir, made);
+		fs_unmake_dirs(o->dir, made);
 	else
 		warn_ignored(r);
 	return ret;

@@ -233,7 +233,7 @@ static int write_results(struct runner *r, struct case_summary *sums, const char
 
 	clock_gettime(CLOCK_REALTIME, &t->end);
 	t->interrupted = interrupt_signal != 0;
-	err = make_dirs(dir, made, sizeof(made));
+	err = fs_make_dirs(dir, made, sizeof(made));
 	if (!err && r->o->force)
 		remove_old_results(dir);
 	if (!err)
@@ -365,12 +365,12 @@ void run_free(struct runner *r)
 
 int run_make_dir(const struct bench_opts *o, char *made, size_t n)
 {
-	int err = make_dirs(o->dir, made, n);
+	int err = fs_make_dirs(o->dir, made, n);
 
 	if (!err)
 		return 0;
 	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
-	unmake_dirs(o->dir, made);
+	fs_unmake_dirs(o->dir, made);
 	return 2;
 }
 

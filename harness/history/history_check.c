@@ -82,10 +82,10 @@ double history_log_spread(const double *v, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		l[i] = log(v[i]);
-	m = sample_median(l, n);
+	m = stats_sample_median(l, n);
 	for (size_t i = 0; i < n; i++)
 		l[i] = fabs(l[i] - m);
-	s = STATS_MAD_TO_SD * sample_median(l, n) * history_spread_factor(n);
+	s = STATS_MAD_TO_SD * stats_sample_median(l, n) * history_spread_factor(n);
 	free(l);
 	return isnan(s) ? 0 : s;
 }
@@ -275,9 +275,9 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 
 	r->tested = true;
 	r->vs = rel ? "memcpy" : "absolute";
-	r->b_med = sample_median(b->wall, b->nruns);
+	r->b_med = stats_sample_median(b->wall, b->nruns);
 	r->c_med = c->wall[0];
-	r->b_val = rel ? sample_median(b->rel, b->nruns) : r->b_med;
+	r->b_val = rel ? stats_sample_median(b->rel, b->nruns) : r->b_med;
 	r->c_val = rel ? c->rel[0] : r->c_med;
 	r->change = r->c_val / r->b_val - 1;
 	r->abs_change = r->c_med / r->b_med - 1;
