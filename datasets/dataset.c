@@ -137,7 +137,7 @@ static void fill_block(enum dataset_kind kind, uint64_t seed, uint64_t block,
 	if (kind == DATASET_TEXT)
 		fill_text(&x, buf, len);
 	else
-		fill_random(&x, buf, block_data_len(kind, len));
+		xoshiro_fill(&x, buf, block_data_len(kind, len));
 }
 
 /* ------------------------------------------------------------------ */

@@ -157,7 +157,7 @@ static int dataset_mkdirs(const char *dir)
 
 	if (!dir[0])
 		return -EINVAL;
-	err = make_dirs(dir, made, sizeof(made));
+	err = fs_make_dirs(dir, made, sizeof(made));
 	if (err)
 		return err;
 	if (stat(dir, &st))

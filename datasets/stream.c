@@ -54,7 +54,7 @@ static inline void put_le64(char *p, uint64_t v)
 		p[i] = (char)(v >> (8 * i));
 }
 
-void fill_random(struct xoshiro *x, char *buf, size_t len)
+void xoshiro_fill(struct xoshiro *x, char *buf, size_t len)
 {
 	size_t i;
 
@@ -73,5 +73,5 @@ void dataset_fill_stream(uint64_t seed, uint64_t stream, void *buf, size_t len)
 	struct xoshiro x;
 
 	xoshiro_seed_block(&x, seed, STREAM_KIND_TREE, stream);
-	fill_random(&x, buf, len);
+	xoshiro_fill(&x, buf, len);
 }

@@ -19,7 +19,7 @@ uint64_t xoshiro_next(struct xoshiro *x);
  * block number in turn. */
 void xoshiro_seed_block(struct xoshiro *x, uint64_t seed, uint64_t kind, uint64_t block);
 /* len bytes of x's stream, little-endian 64-bit words. */
-void fill_random(struct xoshiro *x, char *buf, size_t len);
+void xoshiro_fill(struct xoshiro *x, char *buf, size_t len);
 
 /* The kind number trees' files are drawn with (DATASET_TREE, checked in
  * dataset.c). */

@@ -32,8 +32,8 @@
 /* Entries and their hash                                              */
 /* ------------------------------------------------------------------ */
 
-int list_add(struct tree_list *l, const char *name, char type,
-	     uint64_t size, uint64_t hash)
+int tree_list_add(struct tree_list *l, const char *name, char type,
+		  uint64_t size, uint64_t hash)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 1024;
@@ -54,7 +54,7 @@ int list_add(struct tree_list *l, const char *name, char type,
 	return 0;
 }
 
-void list_free(struct tree_list *l)
+void tree_list_free(struct tree_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].name);
@@ -74,7 +74,7 @@ static void put_le64(unsigned char *p, uint64_t v)
 }
 
 /* Sorts l and hashes it into sum. */
-int list_sum(struct tree_list *l, struct tree_sum *sum)
+int tree_list_sum(struct tree_list *l, struct tree_sum *sum)
 {
 	XXH3_state_t *xs = XXH3_createState();
 
@@ -171,7 +171,7 @@ static int tree_list_entry(struct tree_walk_state *w, int dfd, char *rel, size_t
 	if (fd < 0)
 		return tree_fail(w->why, w->n, rel, -errno, NULL);
 	if (S_ISDIR(st.st_mode)) {
-		err = list_add(w->l, rel, 'd', 0, 0);
+		err = tree_list_add(w->l, rel, 'd', 0, 0);
 		if (!err)
 			err = tree_list_dir(w, fd, rel, len + nl);
 		close(fd);
@@ -181,7 +181,7 @@ static int tree_list_entry(struct tree_walk_state *w, int dfd, char *rel, size_t
 	close(fd);
 	if (err)
 		return tree_fail(w->why, w->n, rel, err, NULL);
-	return list_add(w->l, rel, 'f', (uint64_t)st.st_size, hash);
+	return tree_list_add(w->l, rel, 'f', (uint64_t)st.st_size, hash);
 }
 
 /* Lists the folder dfd (not closed here), relative name rel[0..len). */
@@ -249,8 +249,8 @@ int tree_hash(const char *path, struct tree_sum *sum, char *why, size_t n)
 	int err = tree_list(path, &l, why, n);
 
 	if (!err)
-		err = list_sum(&l, sum);
-	list_free(&l);
+		err = tree_list_sum(&l, sum);
+	tree_list_free(&l);
 	return err;
 }
 
@@ -285,7 +285,7 @@ int tree_first_difference(const char *got, const char *want, char *why, size_t n
 	ret = tree_list(got, &a, why, n);
 	if (!ret)
 		ret = tree_list(want, &b, why, n);
-	if (ret || (ret = list_sum(&a, &s)) || (ret = list_sum(&b, &s)))
+	if (ret || (ret = tree_list_sum(&a, &s)) || (ret = tree_list_sum(&b, &s)))
 		goto out_free;
 	while (!ret && (i < a.n || j < b.n)) {
 		int c = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i].name, b.v[j].name);
@@ -301,8 +301,8 @@ int tree_first_difference(const char *got, const char *want, char *why, size_t n
 		j += c >= 0;
 	}
 out_free:
-	list_free(&a);
-	list_free(&b);
+	tree_list_free(&a);
+	tree_list_free(&b);
 	return ret;
 }
 

@@ -24,10 +24,10 @@ struct tree_list {
 	size_t n, cap;
 };
 
-int list_add(struct tree_list *l, const char *name, char type,
-	     uint64_t size, uint64_t hash);
-void list_free(struct tree_list *l);
+int tree_list_add(struct tree_list *l, const char *name, char type,
+		  uint64_t size, uint64_t hash);
+void tree_list_free(struct tree_list *l);
 /* Sorts l and hashes it into sum. */
-int list_sum(struct tree_list *l, struct tree_sum *sum);
+int tree_list_sum(struct tree_list *l, struct tree_sum *sum);
 
 #endif

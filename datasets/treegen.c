@@ -103,14 +103,14 @@ static int gen_dirs(struct tree_gen *g, unsigned leaves)
 		snprintf(name, sizeof(name), "d%u", top);
 		if (mkdirat(g->root, name, 0755))
 			return -errno;
-		if (list_add(&g->l, name, 'd', 0, 0))
+		if (tree_list_add(&g->l, name, 'd', 0, 0))
 			return -ENOMEM;
 	}
 	for (unsigned leaf = 0; leaf < leaves; leaf++) {
 		leaf_name(leaf, name, sizeof(name));
 		if (mkdirat(g->root, name, 0755))
 			return -errno;
-		if (list_add(&g->l, name, 'd', 0, 0))
+		if (tree_list_add(&g->l, name, 'd', 0, 0))
 			return -ENOMEM;
 	}
 	return 0;
@@ -141,7 +141,7 @@ static int gen_file(struct tree_gen *g, int dfd, const char *dir, uint64_t i)
 	if (err)
 		return err;
 	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
-	return list_add(&g->l, rel, 'f', size, XXH3_64bits(g->buf, (size_t)size));
+	return tree_list_add(&g->l, rel, 'f', size, XXH3_64bits(g->buf, (size_t)size));
 }
 
 static int gen_files(struct tree_gen *g, unsigned leaves)
@@ -193,13 +193,13 @@ int tree_generate(uint64_t size, uint64_t files, uint64_t seed, const char *path
 		err = gen_files(&g, leaves);
 	close(g.root);
 	if (!err)
-		err = list_sum(&g.l, sum);
+		err = tree_list_sum(&g.l, sum);
 	if (!err && rename(tmp, path))
 		err = -errno;
 out_remove:
 	if (err)
 		tree_remove(tmp);
-	list_free(&g.l);
+	tree_list_free(&g.l);
 	free(g.buf);
 	return err;
 }

@@ -331,7 +331,7 @@ int fs_type_name(const char *path, char *out, size_t n)
  * shared or the last one is seen. No FIEMAP_FLAG_SYNC: delayed-allocation
  * extents are reported as such (never shared), and forcing them to disk
  * would put the output's writeback into the next run's measurement. */
-int fd_shares_extents(int fd, bool *shared)
+int fs_fd_shares_extents(int fd, bool *shared)
 {
 	size_t sz = sizeof(struct fiemap) + FIEMAP_BATCH * sizeof(struct fiemap_extent);
 	struct fiemap *fm = malloc(sz);
@@ -371,7 +371,7 @@ bool fs_may_share_extents(unsigned long f_type)
 	return f_type != EXT4_SUPER_MAGIC && f_type != TMPFS_MAGIC && f_type != RAMFS_MAGIC;
 }
 
-int file_shares_extents(const char *path, bool *shared)
+int fs_file_shares_extents(const char *path, bool *shared)
 {
 	int fd, err;
 
@@ -379,7 +379,7 @@ int file_shares_extents(const char *path, bool *shared)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	err = fd_shares_extents(fd, shared);
+	err = fs_fd_shares_extents(fd, shared);
 	close(fd);
 	return err;
 }
@@ -388,7 +388,7 @@ int file_shares_extents(const char *path, bool *shared)
  * mkdir -p. The first directory it had to create goes into made[] ("" when
  * the whole path existed), so that an early failure can take them away.
  */
-int make_dirs(const char *path, char *made, size_t n)
+int fs_make_dirs(const char *path, char *made, size_t n)
 {
 	char buf[PATH_MAX];
 
@@ -414,8 +414,8 @@ int make_dirs(const char *path, char *made, size_t n)
 	return 0;
 }
 
-/* Removes the directories make_dirs created, deepest first, if still empty. */
-void unmake_dirs(const char *path, const char *made)
+/* Removes the directories fs_make_dirs created, deepest first, if still empty. */
+void fs_unmake_dirs(const char *path, const char *made)
 {
 	char buf[PATH_MAX];
 	size_t top = strlen(made);

@@ -58,19 +58,19 @@ const char *fs_magic_name(unsigned long f_type);
  * FIEMAP_EXTENT_SHARED: a reflink or a copy_file_range that cloned instead
  * of copying)? 0 with *shared set, or -errno (-EOPNOTSUPP: no FIEMAP).
  */
-int file_shares_extents(const char *path, bool *shared);
+int fs_file_shares_extents(const char *path, bool *shared);
 /* The same for an open file. */
-int fd_shares_extents(int fd, bool *shared);
+int fs_fd_shares_extents(int fd, bool *shared);
 /* Can a file on a filesystem of this statfs(2) f_type share extents at all?
  * false for ext2/3/4, tmpfs and ramfs; true for any other, known or not. */
 bool fs_may_share_extents(unsigned long f_type);
 /*
  * mkdir -p. The first directory it had to create goes into made[] ("" when
  * the whole path existed), so that an early failure can take them away with
- * unmake_dirs(). 0 or -errno.
+ * fs_unmake_dirs(). 0 or -errno.
  */
-int make_dirs(const char *path, char *made, size_t n);
-/* Removes the directories make_dirs created, deepest first, if still empty. */
-void unmake_dirs(const char *path, const char *made);
+int fs_make_dirs(const char *path, char *made, size_t n);
+/* Removes the directories fs_make_dirs created, deepest first, if still empty. */
+void fs_unmake_dirs(const char *path, const char *made);
 
 #endif

@@ -33,7 +33,7 @@ double stats_median(const double *samples, size_t n)
 	return m;
 }
 
-double sample_median(const double *samples, size_t n)
+double stats_sample_median(const double *samples, size_t n)
 {
 	return n ? stats_median(samples, n) : NAN;
 }

@@ -77,6 +77,6 @@ bool stats_enough_runs(const double *samples, size_t n, size_t min, size_t max, 
 /* Median of n samples (copied, not modified); 0 for n == 0. */
 double stats_median(const double *samples, size_t n);
 /* The same, but NAN for n == 0 (no figure rather than a zero one). */
-double sample_median(const double *samples, size_t n);
+double stats_sample_median(const double *samples, size_t n);
 
 #endif

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 /* Fills a copy job from the case's knobs; shared with the split workload. */
-void case_fill_job(const struct case_spec *c, struct copy_job *job)
+void workload_fill_job(const struct case_spec *c, struct copy_job *job)
 {
 	memset(job, 0, sizeof(*job));
 	job->buffer_size = c->buffer;
@@ -25,8 +25,8 @@ void case_fill_job(const struct case_spec *c, struct copy_job *job)
 
 
 /* Size and XXH3 of the output against the source's. */
-int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
-		     char *why, size_t n)
+int workload_verify_file_hash(const char *path, uint64_t size, uint64_t hash,
+			      char *why, size_t n)
 {
 	struct stat st;
 	uint64_t got;
@@ -55,13 +55,13 @@ int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
 }
 
 
-int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n)
+int workload_verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n)
 {
-	return verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
+	return workload_verify_file_hash(dst, c->expect_size, c->expect_hash, why, n);
 }
 
 
-void remove_output_file(const struct case_spec *c, const char *dst)
+void workload_remove_output_file(const struct case_spec *c, const char *dst)
 {
 	(void)c;
 	unlink(dst);
@@ -98,12 +98,12 @@ static int inspect_fd(int fd, bool may_share, struct output_info *out)
 	out->blocks += (uint64_t)st.st_blocks;
 	out->hole_bytes += hole_bytes(fd, (uint64_t)st.st_size);
 	/* FIEMAP refused (tmpfs): nothing is shared */
-	if (may_share && fd_shares_extents(fd, &shared) == 0 && shared)
+	if (may_share && fs_fd_shares_extents(fd, &shared) == 0 && shared)
 		out->shared_extents = true;
 	return 0;
 }
 
-int inspect_file(const char *path, bool may_share, struct output_info *out)
+int workload_inspect_file(const char *path, bool may_share, struct output_info *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
@@ -114,8 +114,9 @@ int inspect_file(const char *path, bool may_share, struct output_info *out)
 	return err;
 }
 
-void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out)
+void workload_inspect_output_file(const struct case_spec *c, const char *dst,
+				  struct output_info *out)
 {
 	(void)c;
-	inspect_file(dst, true, out);
+	workload_inspect_file(dst, true, out);
 }

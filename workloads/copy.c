@@ -59,7 +59,7 @@ static int copy_run(struct run_ctx *ctx)
 	struct copy_job job;
 	int err;
 
-	case_fill_job(c, &job);
+	workload_fill_job(c, &job);
 	job.src_fd = ctx->src_fd;
 	job.dst_fd = ctx->dst_fd;
 	job.facts = &ctx->facts;
@@ -87,7 +87,7 @@ const struct workload workload_copy = {
 	.setup = copy_setup,
 	.run = copy_run,
 	.teardown = copy_teardown,
-	.verify = verify_output_hash,
-	.inspect = inspect_output_file,
-	.remove_output = remove_output_file,
+	.verify = workload_verify_output_hash,
+	.inspect = workload_inspect_output_file,
+	.remove_output = workload_remove_output_file,
 };

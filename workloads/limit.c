@@ -128,7 +128,7 @@ static int limit_prepare(struct case_spec *c, char *why, size_t n)
 	}
 #endif
 	if (!is_device_row(limit_row_of(c)))
-		return hot_source_reserve(memory_buffer_alloc(c->size), why, n);
+		return limit_hot_source_reserve(limit_memory_buffer_alloc(c->size), why, n);
 	if (limit_row_of(c) != ROW_DEVICE_DIRECT)
 		return 0;
 	fd = open(c->ds->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
@@ -153,10 +153,10 @@ static int limit_setup(struct run_ctx *ctx)
 	st->total = ctx->c->size;
 	st->own_src.map = st->dst_buf.map = MAP_FAILED;
 	if (st->row == ROW_DEVICE_MT)
-		return device_mt_setup(ctx, st);
+		return limit_device_mt_setup(ctx, st);
 	if (is_device_row(st->row))
-		return device_setup(ctx, st);
-	return memory_setup(ctx, st);
+		return limit_device_setup(ctx, st);
+	return limit_memory_setup(ctx, st);
 }
 
 static int limit_run(struct run_ctx *ctx)
@@ -166,14 +166,14 @@ static int limit_run(struct run_ctx *ctx)
 	switch (st->row) {
 	case ROW_MEMCPY:
 	case ROW_MOVSB:
-		memcpy_passes(st, 0, st->len);
+		limit_memcpy_passes(st, 0, st->len);
 		return 0;
 	case ROW_MEMCPY_MT:
-		return memcpy_mt_run(st);
+		return limit_memcpy_mt_run(st);
 	case ROW_DEVICE_MT:
-		return device_mt_run(st);
+		return limit_device_mt_run(st);
 	default:
-		return device_read(ctx, st);
+		return limit_device_read(ctx, st);
 	}
 }
 
@@ -193,19 +193,19 @@ static void limit_teardown(struct run_ctx *ctx)
 	if (!st)
 		return;
 	if (is_device_row(st->row)) {
-		device_mt_teardown(st);
+		limit_device_mt_teardown(st);
 		if (st->moved == ctx->c->expect_size)
 			leave_marker(ctx->dst);
 		page_buf_free(st->src, DEVICE_READ_BLOCK);
 		if (ctx->src_fd >= 0)
 			close(ctx->src_fd);
 	} else {
-		memcpy_mt_teardown(st);
+		limit_memcpy_mt_teardown(st);
 		/* a memcpy whose result was never read could be optimised away */
 		if (st->len && st->dst && st->dst[st->len - 1] == st->src[st->len - 1])
 			leave_marker(ctx->dst);
-		huge_buf_unmap(&st->own_src);
-		huge_buf_unmap(&st->dst_buf);
+		limit_huge_buf_unmap(&st->own_src);
+		limit_huge_buf_unmap(&st->dst_buf);
 	}
 	free(st);
 }
@@ -230,5 +230,5 @@ const struct workload workload_limit = {
 	.run = limit_run,
 	.teardown = limit_teardown,
 	.verify = limit_verify,
-	.remove_output = remove_output_file,
+	.remove_output = workload_remove_output_file,
 };

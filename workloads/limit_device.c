@@ -33,13 +33,13 @@ static int device_open(const char *path, enum limit_row row, int *fd, char **buf
 	return 0;
 }
 
-int device_setup(struct run_ctx *ctx, struct limit_state *st)
+int limit_device_setup(struct run_ctx *ctx, struct limit_state *st)
 {
 	return device_open(ctx->src, st->row, &ctx->src_fd, &st->src);
 }
 
 /* Timed: the whole source, DEVICE_READ_BLOCK at a time, nothing else. */
-int device_read(struct run_ctx *ctx, struct limit_state *st)
+int limit_device_read(struct run_ctx *ctx, struct limit_state *st)
 {
 	for (;;) {
 		ssize_t n = read(ctx->src_fd, st->src, DEVICE_READ_BLOCK);
@@ -86,7 +86,7 @@ static void *device_worker(void *arg)
 	struct device_stream *s = arg;
 	struct limit_state *st = s->st;
 
-	if (worker_released(st))
+	if (limit_worker_released(st))
 		s->err = device_stream_read(s);
 	return NULL;
 }
@@ -98,7 +98,7 @@ static void *device_worker(void *arg)
  * POSIX_FADV_SEQUENTIAL) into its own buffer; the threads are started and
  * spinning before the clock, as memcpy-mt's are.
  */
-int device_mt_setup(struct run_ctx *ctx, struct limit_state *st)
+int limit_device_mt_setup(struct run_ctx *ctx, struct limit_state *st)
 {
 	unsigned n = ctx->c->threads ? ctx->c->threads : 1;
 	uint64_t per = ((st->total + n - 1) / n + 4095) & ~(uint64_t)4095, off = 0;
@@ -129,7 +129,7 @@ int device_mt_setup(struct run_ctx *ctx, struct limit_state *st)
 			return -EAGAIN;	/* teardown stops those started */
 		st->started++;
 	}
-	spin_until(&st->ready, st->started);
+	limit_spin_until(&st->ready, st->started);
 	return 0;
 }
 
@@ -150,7 +150,7 @@ static void device_mt_join(struct limit_state *st)
 
 /* Timed: release the streams, read slice 0, join the others (they sleep in
  * their reads: spinning here would take a CPU from them). */
-int device_mt_run(struct limit_state *st)
+int limit_device_mt_run(struct limit_state *st)
 {
 	int err;
 
@@ -165,7 +165,7 @@ int device_mt_run(struct limit_state *st)
 	return err;
 }
 
-void device_mt_teardown(struct limit_state *st)
+void limit_device_mt_teardown(struct limit_state *st)
 {
 	if (!st->streams)
 		return;

@@ -77,27 +77,27 @@ struct limit_state {
 };
 
 /* limit_memory.c */
-void huge_buf_unmap(struct huge_buf *b);
+void limit_huge_buf_unmap(struct huge_buf *b);
 /* A memory row's buffers: its pass, and never shorter than memory_buffer_min(). */
-size_t memory_buffer_alloc(uint64_t size);
+size_t limit_memory_buffer_alloc(uint64_t size);
 /* In the parent, before any run: the source of every memory row, grown to
  * the largest pass planned and written once. */
-int hot_source_reserve(size_t len, char *why, size_t n);
+int limit_hot_source_reserve(size_t len, char *why, size_t n);
 /* Spins until *v reaches want, yielding now and then. */
-void spin_until(atomic_uint *v, unsigned want);
+void limit_spin_until(atomic_uint *v, unsigned want);
 /* A worker thread's start: says it is ready, spins until released; false
  * when it was released to stop instead of to work. */
-bool worker_released(struct limit_state *st);
-void memcpy_passes(const struct limit_state *st, size_t off, size_t len);
-int memcpy_mt_run(struct limit_state *st);
-void memcpy_mt_teardown(struct limit_state *st);
-int memory_setup(struct run_ctx *ctx, struct limit_state *st);
+bool limit_worker_released(struct limit_state *st);
+void limit_memcpy_passes(const struct limit_state *st, size_t off, size_t len);
+int limit_memcpy_mt_run(struct limit_state *st);
+void limit_memcpy_mt_teardown(struct limit_state *st);
+int limit_memory_setup(struct run_ctx *ctx, struct limit_state *st);
 
 /* limit_device.c */
-int device_setup(struct run_ctx *ctx, struct limit_state *st);
-int device_read(struct run_ctx *ctx, struct limit_state *st);
-int device_mt_setup(struct run_ctx *ctx, struct limit_state *st);
-int device_mt_run(struct limit_state *st);
-void device_mt_teardown(struct limit_state *st);
+int limit_device_setup(struct run_ctx *ctx, struct limit_state *st);
+int limit_device_read(struct run_ctx *ctx, struct limit_state *st);
+int limit_device_mt_setup(struct run_ctx *ctx, struct limit_state *st);
+int limit_device_mt_run(struct limit_state *st);
+void limit_device_mt_teardown(struct limit_state *st);
 
 #endif

@@ -42,7 +42,7 @@ static int huge_buf_map(struct huge_buf *b, size_t len)
 	return 0;
 }
 
-void huge_buf_unmap(struct huge_buf *b)
+void limit_huge_buf_unmap(struct huge_buf *b)
 {
 	if (b->map != MAP_FAILED)
 		munmap(b->map, b->map_len);
@@ -100,7 +100,7 @@ static uint64_t memory_buffer_min(void)
 }
 
 /* A memory row's buffers: its pass, and never shorter than memory_buffer_min(). */
-size_t memory_buffer_alloc(uint64_t size)
+size_t limit_memory_buffer_alloc(uint64_t size)
 {
 	size_t len = memory_buffer_len(size);
 	uint64_t min = memory_buffer_min();
@@ -112,7 +112,7 @@ size_t memory_buffer_alloc(uint64_t size)
  * In the parent, before any run: the source of every memory row, grown to
  * the largest pass planned and written once. Children only read it.
  */
-int hot_source_reserve(size_t len, char *why, size_t n)
+int limit_hot_source_reserve(size_t len, char *why, size_t n)
 {
 	struct huge_buf b;
 
@@ -123,7 +123,7 @@ int hot_source_reserve(size_t len, char *why, size_t n)
 		return -ENOMEM;
 	}
 	memset(b.buf, LIMIT_SRC_BYTE, b.len);
-	huge_buf_unmap(&hot_source);
+	limit_huge_buf_unmap(&hot_source);
 	hot_source = b;
 	return 0;
 }
@@ -137,7 +137,7 @@ static void cpu_relax(void)
 
 /* Spins until *v reaches want; yields now and then so that a worker sharing
  * a CPU with the thread it waits for cannot starve it. */
-void spin_until(atomic_uint *v, unsigned want)
+void limit_spin_until(atomic_uint *v, unsigned want)
 {
 	for (unsigned i = 1; atomic_load_explicit(v, memory_order_acquire) < want; i++) {
 		cpu_relax();
@@ -158,7 +158,7 @@ static void copy_movsb(char *dst, const char *src, size_t n)
 #endif
 }
 
-void memcpy_passes(const struct limit_state *st, size_t off, size_t len)
+void limit_memcpy_passes(const struct limit_state *st, size_t off, size_t len)
 {
 	for (uint64_t done = 0; done < st->total; done += st->len) {
 		uint64_t pass = st->total - done < st->len ? st->total - done : st->len;
@@ -192,10 +192,10 @@ static void read_through(const char *p, size_t n)
 
 /* A worker thread's start: says it is ready, spins until released; false
  * when it was released to stop instead of to work. */
-bool worker_released(struct limit_state *st)
+bool limit_worker_released(struct limit_state *st)
 {
 	atomic_fetch_add_explicit(&st->ready, 1, memory_order_release);
-	spin_until(&st->go, 1);
+	limit_spin_until(&st->go, 1);
 	return !atomic_load(&st->stop);
 }
 
@@ -207,8 +207,8 @@ static void *memcpy_worker(void *arg)
 	struct memcpy_slice *sl = arg;
 	struct limit_state *st = sl->st;
 
-	if (worker_released(st))
-		memcpy_passes(st, sl->off, sl->len);
+	if (limit_worker_released(st))
+		limit_memcpy_passes(st, sl->off, sl->len);
 	atomic_fetch_add_explicit(&st->finished, 1, memory_order_release);
 	return NULL;
 }
@@ -247,21 +247,21 @@ static int memcpy_mt_setup(struct limit_state *st)
 			return -EAGAIN;	/* teardown stops those started */
 		st->started++;
 	}
-	spin_until(&st->ready, st->started);
+	limit_spin_until(&st->ready, st->started);
 	return 0;
 }
 
 /* Timed: release the workers, copy slice 0, wait for the slowest. */
-int memcpy_mt_run(struct limit_state *st)
+int limit_memcpy_mt_run(struct limit_state *st)
 {
 	atomic_store_explicit(&st->go, 1, memory_order_release);
-	memcpy_passes(st, st->slices[0].off, st->slices[0].len);
-	spin_until(&st->finished, st->started);
+	limit_memcpy_passes(st, st->slices[0].off, st->slices[0].len);
+	limit_spin_until(&st->finished, st->started);
 	return 0;
 }
 
 /* Workers never released (a failed setup) are released with stop set. */
-void memcpy_mt_teardown(struct limit_state *st)
+void limit_memcpy_mt_teardown(struct limit_state *st)
 {
 	if (!atomic_load(&st->go)) {
 		atomic_store(&st->stop, true);
@@ -276,10 +276,10 @@ void memcpy_mt_teardown(struct limit_state *st)
  * parent's (prepare(); a child of a run whose prepare() was skipped maps
  * its own), the destination the child's own, on huge pages where possible.
  */
-int memory_setup(struct run_ctx *ctx, struct limit_state *st)
+int limit_memory_setup(struct run_ctx *ctx, struct limit_state *st)
 {
 	st->len = memory_buffer_len(st->total);
-	st->alloc = memory_buffer_alloc(st->total);
+	st->alloc = limit_memory_buffer_alloc(st->total);
 	if (hot_source.map != MAP_FAILED && hot_source.len >= st->alloc) {
 		st->src = hot_source.buf;
 	} else {

@@ -146,7 +146,7 @@ static int split_copy_part(struct run_ctx *ctx, unsigned idx, uint64_t start,
 		snprintf(ctx->msg, sizeof(ctx->msg), "create %.960s: %s", path, strerror(errno));
 		return -errno;
 	}
-	case_fill_job(c, &job);
+	workload_fill_job(c, &job);
 	job.src_fd = ctx->src_fd;
 	job.dst_fd = fd;
 	job.facts = &ctx->facts;
@@ -368,7 +368,7 @@ static void split_inspect(const struct case_spec *c, const char *dst, struct out
 	(void)c;
 	for (unsigned idx = 0;; idx++) {
 		split_part_path(dst, idx, path, sizeof(path));
-		if (inspect_file(path, true, out))
+		if (workload_inspect_file(path, true, out))
 			break;
 	}
 }

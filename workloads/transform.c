@@ -566,7 +566,7 @@ const struct workload workload_transform = {
 	.setup = transform_setup,
 	.run = transform_run,
 	.teardown = transform_teardown,
-	.verify = verify_output_hash,
-	.inspect = inspect_output_file,
-	.remove_output = remove_output_file,
+	.verify = workload_verify_output_hash,
+	.inspect = workload_inspect_output_file,
+	.remove_output = workload_remove_output_file,
 };

@@ -163,7 +163,7 @@ static int tree_inspect_one(const char *path, const struct stat *st, int flag, s
 {
 	(void)f;
 	if (flag == FTW_F && S_ISREG(st->st_mode))
-		inspect_file(path, tree_may_share, tree_inspecting);
+		workload_inspect_file(path, tree_may_share, tree_inspecting);
 	return 0;
 }
 

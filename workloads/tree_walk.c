@@ -214,7 +214,7 @@ int tree_copy_one(const struct tree_job *job, const struct copy_strategy *s,
 		err = tree_job_fail(job, f->name, -errno, NULL);
 		goto out_close_src;
 	}
-	case_fill_job(job->c, &cj);
+	workload_fill_job(job->c, &cj);
 	cj.src_fd = src;
 	cj.dst_fd = dst;
 	cj.len = (uint64_t)st.st_size;

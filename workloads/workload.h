@@ -199,19 +199,20 @@ struct workload {
 };
 
 /* Helpers shared by workloads (workloads/common.c). */
-void case_fill_job(const struct case_spec *c, struct copy_job *job);
-int verify_file_hash(const char *path, uint64_t size, uint64_t hash,
-		     char *why, size_t n);
+void workload_fill_job(const struct case_spec *c, struct copy_job *job);
+int workload_verify_file_hash(const char *path, uint64_t size, uint64_t hash,
+			      char *why, size_t n);
 /* verify() of a workload whose output is one file: c->expect_size/hash. */
-int verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n);
+int workload_verify_output_hash(const struct case_spec *c, const char *dst, char *why, size_t n);
 /* Adds one file's blocks, holes and shared extents to *out; 0 or -errno.
  * may_share false skips FIEMAP, for a filesystem that cannot share
  * extents (fs_may_share_extents). */
-int inspect_file(const char *path, bool may_share, struct output_info *out);
+int workload_inspect_file(const char *path, bool may_share, struct output_info *out);
 /* inspect() of a workload whose output is one file. */
-void inspect_output_file(const struct case_spec *c, const char *dst, struct output_info *out);
+void workload_inspect_output_file(const struct case_spec *c, const char *dst,
+				  struct output_info *out);
 /* remove_output() of a workload whose output is (at most) one file. */
-void remove_output_file(const struct case_spec *c, const char *dst);
+void workload_remove_output_file(const struct case_spec *c, const char *dst);
 /* split.c: the name of part number idx made from dst ("<dst>.part-00000"). */
 void split_part_path(const char *dst, unsigned idx, char *out, size_t n);
 

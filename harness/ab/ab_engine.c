@@ -110,7 +110,7 @@ static int ab_check_exe(const char *which, const char *exe)
 static int ab_setup(struct ab_run *r)
 {
 	char made[PATH_MAX];
-	int err = make_dirs(r->o->dir, made, sizeof(made));
+	int err = fs_make_dirs(r->o->dir, made, sizeof(made));
 
 	if (err) {
 		fprintf(stderr, "bench ab: cannot create %s: %s\n", r->o->dir, strerror(-err));

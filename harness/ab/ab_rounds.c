@@ -82,13 +82,13 @@ static int ab_verify(struct ab_run *r, struct ab_case *c, int side, char *why, s
 	const struct copy_strategy *s = strategy_find(c->name);
 	struct output_info info = { 0 };
 	char detail[200];
-	int err = verify_file_hash(r->dst, r->ds.size, r->ds.hash, detail, sizeof(detail));
+	int err = workload_verify_file_hash(r->dst, r->ds.size, r->ds.hash, detail, sizeof(detail));
 
 	if (err) {
 		snprintf(why, n, "verification failed: %s", detail);
 		return err;
 	}
-	err = inspect_file(r->dst, true, &info);
+	err = workload_inspect_file(r->dst, true, &info);
 	if (!err && info.hole_bytes && !info.shared_extents &&
 	    !(s && (s->flags & STRATEGY_SHARES_EXTENTS))) {
 		snprintf(why, n, "verification failed: the output has %" PRIu64 " bytes in holes (a copy must write every byte)",

@@ -45,12 +45,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const verdict_name[V_COUNT] = {
+const char *const check_verdict_name[V_COUNT] = {
 	"ok", "faster", "slower", "regression", "inconclusive", "syscalls-changed",
 	"syscalls-missing", "failed", "missing", "new",
 };
 
-const char *const outcome_name[3] = {
+const char *const check_outcome_name[3] = {
 	[OUTCOME_NO_REGRESSION] = "no regression", [OUTCOME_REGRESSION] = "regression",
 	[OUTCOME_INCONCLUSIVE] = "inconclusive",
 };
@@ -169,7 +169,7 @@ static double machine_change(const struct check_report *rep)
 		if (r->b && r->c && checkset_is_memcpy(r->b) && !isnan(r->change))
 			v[n++] = r->change;
 	}
-	return sample_median(v, n);
+	return stats_sample_median(v, n);
 }
 
 static const char *const shared_word[] = {
@@ -193,7 +193,7 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 	for (size_t v = 0; v < V_COUNT && len < cap; v++)
 		if (rep->tally[v])
 			len += (size_t)snprintf(s + len, cap - len, " %zu %s,",
-						rep->tally[v], verdict_name[v]);
+						rep->tally[v], check_verdict_name[v]);
 	if (len < cap && o->only_syscalls)
 		len += (size_t)snprintf(s + len, cap - len, " system-call counts only");
 	else if (len < cap)
@@ -216,7 +216,7 @@ static void summarise(struct check_report *rep, const struct check_opts *o)
 		len += (size_t)snprintf(s + len, cap - len, "; %s",
 					shared_word[rep->shared]);
 	if (len < cap)
-		snprintf(s + len, cap - len, "; %s; exit %d", outcome_name[rep->outcome],
+		snprintf(s + len, cap - len, "; %s; exit %d", check_outcome_name[rep->outcome],
 			 rep->exit_code);
 }
 
@@ -310,8 +310,8 @@ static void row_medians(struct check_row *r)
 {
 	r->nb = r->b->nruns;
 	r->nc = r->c->nruns;
-	r->b_med = sample_median(r->b->wall, r->nb);
-	r->c_med = sample_median(r->c->wall, r->nc);
+	r->b_med = stats_sample_median(r->b->wall, r->nb);
+	r->c_med = stats_sample_median(r->c->wall, r->nc);
 	r->ratio = r->nb && r->nc ? r->c_med / r->b_med : NAN;
 	r->failed = checkset_failed(r->c);
 	modes_detect(r->b->wall, r->nb, &r->b_modes);
@@ -394,7 +394,7 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 		if (!r->b || !r->c)
 			continue;
 		if (!o->only_syscalls && !r->failed)
-			compare_timing(rep, r, o, err);
+			check_compare_timing(rep, r, o, err);
 		compare_syscalls(r);
 		nsc += r->sc_known;
 	}
@@ -416,10 +416,10 @@ int check_compare(const struct checkset *bs, const struct checkset *cs,
 				r->label, r->c->status);
 	}
 	rep->machine = o->ref == REF_ABSOLUTE || o->only_syscalls ? NAN : machine_change(rep);
-	rep->common = o->only_syscalls ? NAN : common_ratio(rep, NULL) - 1;
+	rep->common = o->only_syscalls ? NAN : check_common_ratio(rep, NULL) - 1;
 	judge_shared(rep, o);
 	say_shared(rep, err);
-	note_largest(rep, o);
+	check_note_largest(rep, o);
 	fails |= rep->shared == SHARED_SLOWDOWN;
 	rep->outcome = outcome_of(rep, fails);
 	rep->exit_code = exit_code(rep, o, nsc, fails, err);

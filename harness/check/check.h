@@ -89,7 +89,7 @@ struct check_row {
 /* Verdict tallies for the summary, in the order they are printed. */
 enum { V_OK, V_FASTER, V_SLOWER, V_REGRESSION, V_INCONCLUSIVE, V_SYSCALLS, V_SC_MISSING,
        V_FAILED, V_MISSING, V_NEW, V_COUNT };
-extern const char *const verdict_name[V_COUNT];
+extern const char *const check_verdict_name[V_COUNT];
 
 /*
  * The gate's three outcomes (docs/check.md): a regression (exit 1), no
@@ -98,7 +98,7 @@ extern const char *const verdict_name[V_COUNT];
  */
 enum check_outcome { OUTCOME_NO_REGRESSION, OUTCOME_REGRESSION, OUTCOME_INCONCLUSIVE };
 #define CHECK_EXIT_INCONCLUSIVE 3
-extern const char *const outcome_name[3];
+extern const char *const check_outcome_name[3];
 
 /* Student's t, one-sided 99 %, for df degrees of freedom (safe side). */
 double check_t99(size_t df);

@@ -18,12 +18,12 @@
 
 /* The median of the plain ratios of the rows but self (NULL: of all rows),
  * NAN with too few of them. */
-double common_ratio(const struct check_report *rep, const struct check_row *self);
+double check_common_ratio(const struct check_report *rep, const struct check_row *self);
 /* Change, threshold and the raw one-sided p-values of a case. */
-void compare_timing(const struct check_report *rep, struct check_row *r,
-		    const struct check_opts *o, FILE *err);
+void check_compare_timing(const struct check_report *rep, struct check_row *r,
+			  const struct check_opts *o, FILE *err);
 /* The largest change of a copy case, and the spread it would need. */
-void note_largest(struct check_report *rep, const struct check_opts *o);
+void check_note_largest(struct check_report *rep, const struct check_opts *o);
 /* Holm's correction over the tested rows, then each one's timing verdict.
  * 0 or -ENOMEM. */
 int check_timings(struct check_report *rep, const struct check_opts *o,

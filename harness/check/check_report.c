@@ -47,7 +47,7 @@ static void fmt_median(const struct checkset_case *c, const struct modes *m, cha
 {
 	char med[64];
 
-	fmt_ns(c ? sample_median(c->wall, c->nruns) : NAN, med, sizeof(med));
+	fmt_ns(c ? stats_sample_median(c->wall, c->nruns) : NAN, med, sizeof(med));
 	snprintf(out, n, "%s%s", med, m->count == 2 ? " (2 modes)" : "");
 }
 
@@ -234,8 +234,8 @@ static void report_csv(const struct check_report *rep, FILE *out)
 		csv_str(&w, r->vs);
 		csv_u64(&w, r->b ? r->b->nruns : 0);
 		csv_u64(&w, r->c ? r->c->nruns : 0);
-		csv_num(&w, r->b ? sample_median(r->b->wall, r->b->nruns) : NAN, 0);
-		csv_num(&w, r->c ? sample_median(r->c->wall, r->c->nruns) : NAN, 0);
+		csv_num(&w, r->b ? stats_sample_median(r->b->wall, r->b->nruns) : NAN, 0);
+		csv_num(&w, r->c ? stats_sample_median(r->c->wall, r->c->nruns) : NAN, 0);
 		csv_num(&w, r->b_val, 6);
 		csv_num(&w, r->c_val, 6);
 		csv_num(&w, r->change * 100, 2);
@@ -291,8 +291,8 @@ static void json_row(const struct check_row *r, FILE *out)
 	json_str(out, r->vs);
 	fprintf(out, ", \"baseline_runs\": %zu, \"current_runs\": %zu",
 		r->b ? r->b->nruns : 0, r->c ? r->c->nruns : 0);
-	json_num(out, "baseline_median_ns", r->b ? sample_median(r->b->wall, r->b->nruns) : NAN);
-	json_num(out, "current_median_ns", r->c ? sample_median(r->c->wall, r->c->nruns) : NAN);
+	json_num(out, "baseline_median_ns", r->b ? stats_sample_median(r->b->wall, r->b->nruns) : NAN);
+	json_num(out, "current_median_ns", r->c ? stats_sample_median(r->c->wall, r->c->nruns) : NAN);
 	json_num(out, "change_pct", r->change * 100);
 	json_num(out, "threshold_pct", r->tested ? r->threshold * 100 : NAN);
 	json_num(out, "upper_pct", r->tested ? row_upper(r) * 100 : NAN);
@@ -321,9 +321,9 @@ static void report_json(const struct check_report *rep,
 	}
 	fputs("  ],\n  \"summary\": {", out);
 	for (size_t v = 0; v < V_COUNT; v++)
-		fprintf(out, "\"%s\": %zu, ", verdict_name[v], rep->tally[v]);
+		fprintf(out, "\"%s\": %zu, ", check_verdict_name[v], rep->tally[v]);
 	fprintf(out, "\"cases\": %zu, \"verdict\": \"%s\", \"exit\": %d, \"text\": ",
-		rep->nrows, outcome_name[rep->outcome], rep->exit_code);
+		rep->nrows, check_outcome_name[rep->outcome], rep->exit_code);
 	json_str(out, rep->summary);
 	fputs("}\n}\n", out);
 }

@@ -53,7 +53,7 @@ static double robust_spread(const double *w, size_t n)
 
 /* The median of the other rows' plain ratios (non-limit rows with runs on
  * both sides); NAN with fewer than REF_CASES_MIN of them. */
-double common_ratio(const struct check_report *rep, const struct check_row *self)
+double check_common_ratio(const struct check_report *rep, const struct check_row *self)
 {
 	double *v = calloc(rep->nrows + 1, sizeof(*v)), m = NAN;
 	size_t n = 0;
@@ -65,7 +65,7 @@ double common_ratio(const struct check_report *rep, const struct check_row *self
 			v[n++] = o->ratio;
 	}
 	if (n >= REF_CASES_MIN)
-		m = sample_median(v, n);
+		m = stats_sample_median(v, n);
 	free(v);
 	return m;
 }
@@ -80,7 +80,7 @@ static const char *reference_samples(const struct check_report *rep, struct chec
 
 	if (o->ref == REF_ABSOLUTE || checkset_is_limit(b))
 		return "absolute";
-	scale = o->ref == REF_CASES ? common_ratio(rep, r) : NAN;
+	scale = o->ref == REF_CASES ? check_common_ratio(rep, r) : NAN;
 	if (isfinite(scale) && scale > 0) {
 		*cx = malloc(c->nruns * sizeof(**cx));
 		for (size_t k = 0; *cx && k < c->nruns; k++)
@@ -123,7 +123,7 @@ static void between_invocations(struct check_row *r, const struct check_opts *o)
 		const struct checkset_case *c = checkset_find(&o->base_inv[i], r->b);
 
 		if (c && c->nruns)
-			lm[k++] = log(sample_median(c->wall, c->nruns));
+			lm[k++] = log(stats_sample_median(c->wall, c->nruns));
 	}
 	r->ninv = k;
 	if (k < 2)
@@ -144,7 +144,7 @@ static double needed_spread(double c)
 	return fabs(log1p(c)) / (check_t99(1000) * sqrt(2.0));
 }
 
-void note_largest(struct check_report *rep, const struct check_opts *o)
+void check_note_largest(struct check_report *rep, const struct check_opts *o)
 {
 	rep->needed_sd = NAN;
 	if (o->nbase != 1 || o->ncur != 1 || o->only_syscalls)
@@ -212,8 +212,8 @@ static double upper_bound(const double *x, size_t n, const double *y, size_t m, 
 }
 
 /* Change, threshold and the raw one-sided p-values of a case. */
-void compare_timing(const struct check_report *rep, struct check_row *r,
-		    const struct check_opts *o, FILE *err)
+void check_compare_timing(const struct check_report *rep, struct check_row *r,
+			  const struct check_opts *o, FILE *err)
 {
 	const struct checkset_case *b = r->b, *c = r->c;
 	double *scaled = NULL;
@@ -228,8 +228,8 @@ void compare_timing(const struct check_report *rep, struct check_row *r,
 	if (o->ref != REF_ABSOLUTE && !checkset_is_limit(b) && strcmp(vs, "absolute") == 0)
 		fprintf(err, "bench check: warning: no reference for %s (too few other cases, no in-run memcpy): compared in absolute time\n", r->label);
 	r->vs = vs;
-	r->b_val = sample_median(y, r->nb);
-	r->c_val = sample_median(x, r->nc);
+	r->b_val = stats_sample_median(y, r->nb);
+	r->c_val = stats_sample_median(x, r->nc);
 	r->change = r->c_val / r->b_val - 1;
 	r->pg = rr.p_greater;
 	r->pl = rr.p_less;

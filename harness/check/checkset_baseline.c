@@ -174,7 +174,7 @@ static int save_case(struct csv_writer *w, const struct checkset_case *c,
 		csv_str(w, c->id[i]);
 	csv_u64(w, c->nruns);
 	if (c->nruns)
-		csv_dbl(w, sample_median(c->wall, c->nruns), 0);
+		csv_dbl(w, stats_sample_median(c->wall, c->nruns), 0);
 	else
 		csv_str(w, "");
 	if (!join_samples(c->wall, c->nruns, "%s%.0f", cell, cellsz))

@@ -186,7 +186,7 @@ static double reference_of(const struct checkset *s, const struct checkset_case 
 				v[nv++] = r->wall[k];
 		}
 	}
-	return sample_median(v, nv);
+	return stats_sample_median(v, nv);
 }
 
 /* Which environment columns differ between the cases; each case learns it. */

@@ -2,8 +2,9 @@
 /*
  * cmd_history.c - `bench history SUBCOMMAND`: the usage, each subcommand's
  * options and operands, parsed with the option table (cli_table.c) and
- * checked, and the dispatch to add, check, changes, plot and export, whose
- * work is harness/history/'s (history.h).
+ * checked, and the dispatch to add, check, changes, plot and export (their
+ * lines of CLI_HISTORY_LIST, options/cli.h), whose work is
+ * harness/history/'s (history.h).
  */
 #include "options/cli.h"
 #include "commands.h"
@@ -196,16 +197,23 @@ static int hexport_cli(int argc, char **argv, const struct history_io *io)
 
 /* ------------------------------------------------------------- dispatch -- */
 
+/* CLI_HISTORY_LIST (options/cli.h): each subcommand's function, in a table. */
+#define HISTORY_ENTRY(id, name, fn, synopsis, summary) { name, fn },
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv, const struct history_io *io);
 } subcommands[] = {
-	{ "add", hadd_cli },
-	{ "changes", hchanges_cli },
-	{ "check", hcheck_cli },
-	{ "export", hexport_cli },
-	{ "plot", hplot_cli },
+	CLI_HISTORY_LIST(HISTORY_ENTRY)
 };
+#define NSUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+/* "add, check, ... or export" */
+static void subcommand_names(FILE *f)
+{
+	for (size_t i = 0; i < NSUBCOMMANDS; i++)
+		fprintf(f, "%s%s", !i ? "" : i + 1 < NSUBCOMMANDS ? ", " : " or ",
+			subcommands[i].name);
+}
 
 int history_cli(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -219,7 +227,7 @@ int history_cli(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(out, "bench (copybench) %s\n", COPYBENCH_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; argc >= 2 && i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+	for (size_t i = 0; argc >= 2 && i < NSUBCOMMANDS; i++) {
 		struct history_io io = { .who = who, .out = out, .err = err };
 
 		if (strcmp(argv[1], subcommands[i].name))
@@ -227,9 +235,11 @@ int history_cli(int argc, char **argv, FILE *out, FILE *err)
 		snprintf(who, sizeof(who), "bench history %s", subcommands[i].name);
 		return subcommands[i].fn(argc - 1, argv + 1, &io);
 	}
-	if (argc < 2)
-		fprintf(err, "bench history: which one: add, check, changes, plot or export? (see bench history --help)\n");
-	else if (argv[1][0] == '-')
+	if (argc < 2) {
+		fputs("bench history: which one: ", err);
+		subcommand_names(err);
+		fputs("? (see bench history --help)\n", err);
+	} else if (argv[1][0] == '-')
 		fprintf(err, "bench history: unknown option '%s' (see bench history --help)\n", argv[1]);
 	else
 		fprintf(err, "bench history: unknown subcommand '%s' (see bench history --help)\n", argv[1]);

@@ -20,7 +20,7 @@
  * cmd_columns writes the column table for results/README.md.
  */
 #define COMMANDS_DECLARE(id, name, fn, summary) int fn(int argc, char **argv);
-#define COMMANDS_NO_SUB(id, name)
+#define COMMANDS_NO_SUB(...)
 CLI_COMMAND_LIST(COMMANDS_DECLARE, COMMANDS_NO_SUB)
 #undef COMMANDS_DECLARE
 #undef COMMANDS_NO_SUB

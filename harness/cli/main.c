@@ -8,7 +8,7 @@
 
 /* CLI_COMMAND_LIST (cli.h): each command's function, in a table. */
 #define COMMAND_ENTRY(id, name, fn, summary) { name, fn },
-#define NO_SUB(id, name)
+#define NO_SUB(...)
 
 static const struct subcommand {
 	const char *name;

@@ -59,7 +59,7 @@ static void dry_estimate(const struct runner *r, double *lo, double *hi)
 	double minimum = o->budget_s > 0 ? runner_budget_minimum_s(r) : 0;
 	uint64_t to_make, biggest;
 
-	space_needed(r, &to_make, &biggest);
+	run_space_needed(r, &to_make, &biggest);
 	*lo = *hi = (double)to_make / DRY_GEN_RATE;
 	if (o->budget_s > 0 && !o->repeat) {	/* the budget is the invocation's */
 		*lo += minimum;
@@ -171,17 +171,17 @@ static void dry_print_needs(const struct runner *r)
 
 			one_r.datasets = (struct dataset *)d;
 			one_r.ndatasets = 1;
-			space_needed(&one_r, &one, &big);
+			run_space_needed(&one_r, &one, &big);
 		}
 		printf("  %-40s %8s  %s\n",
 		       d->kind == DATASET_FILE || d->kind == DATASET_DIR ? d->path : name, a,
 		       d->kind == DATASET_FILE ? "your file (--source)" :
 		       d->kind == DATASET_DIR ? "your folder (--source)" : one ? "to make" : "made already");
 	}
-	space_needed(r, &to_make, &biggest);
-	approx_size(to_make + biggest + (16u << 20), a, sizeof(a));
-	approx_size(have, b, sizeof(b));
-	approx_size(to_make, c, sizeof(c));
+	run_space_needed(r, &to_make, &biggest);
+	run_approx_size(to_make + biggest + (16u << 20), a, sizeof(a));
+	run_approx_size(have, b, sizeof(b));
+	run_approx_size(to_make, c, sizeof(c));
 	printf("\ndisk: about %s needed in %s (%s of datasets to make, one output at a time), %s free%s\n",
 	       a, r->o->dir, c, have == UINT64_MAX ? "unknown" : b,
 	       have < to_make + biggest + (16u << 20) ? ": NOT ENOUGH" : "");
@@ -214,11 +214,11 @@ int run_dry_run(struct runner *r)
 
 	if (ret)
 		return ret;
-	runs_per_case(r->o, runs, sizeof(runs));
+	run_runs_per_case(r->o, runs, sizeof(runs));
 	printf("bench: dry run, nothing is run: %zu cases, each %s\n\n", r->ncases, runs);
 	dry_print_cases(r);
 	dry_print_needs(r);
-	unmake_dirs(r->o->dir, made);
+	fs_unmake_dirs(r->o->dir, made);
 	return 0;
 }
 

@@ -92,7 +92,7 @@ static int plan_size(struct bench_opts *o, uint64_t *data, uint64_t *size)
 	}
 	run_free(&r);
 	if (ret) {
-		unmake_dirs(o->dir, made);
+		fs_unmake_dirs(o->dir, made);
 		return ret;
 	}
 	margin = biggest / 4 > FS_MARGIN_MIN ? biggest / 4 : FS_MARGIN_MIN;

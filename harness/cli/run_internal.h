@@ -17,10 +17,10 @@
 #define DRY_GEN_RATE (512.0 * 1048576.0)
 
 /* "79.2G": one decimal in the largest unit, for messages. */
-void approx_size(uint64_t bytes, char *out, size_t n);
+void run_approx_size(uint64_t bytes, char *out, size_t n);
 /* Bytes of datasets still to make, and the largest dataset (an output's size). */
-void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest);
+void run_space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest);
 /* "1 counting run (the warm-up), 5 measured": the runs of each case. */
-void runs_per_case(const struct bench_opts *o, char *out, size_t n);
+void run_runs_per_case(const struct bench_opts *o, char *out, size_t n);
 
 #endif

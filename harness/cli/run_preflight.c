@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 /* "79.2G": one decimal in the largest unit, for messages. */
-void approx_size(uint64_t bytes, char *out, size_t n)
+void run_approx_size(uint64_t bytes, char *out, size_t n)
 {
 	static const char units[] = "KMGTPE";
 	double v = (double)bytes;
@@ -193,7 +193,7 @@ static int check_exports(const struct bench_opts *o)
 }
 
 /* Bytes of datasets still to make, and the largest dataset (an output's size). */
-void space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest)
+void run_space_needed(const struct runner *r, uint64_t *to_make, uint64_t *biggest)
 {
 	*to_make = *biggest = 0;
 	for (size_t i = 0; i < r->ndatasets; i++) {
@@ -242,7 +242,7 @@ static double budget_minimum_here_s(const struct runner *r)
 {
 	uint64_t to_make, biggest;
 
-	space_needed(r, &to_make, &biggest);
+	run_space_needed(r, &to_make, &biggest);
 	return (double)to_make / DRY_GEN_RATE + runner_budget_minimum_s(r);
 }
 
@@ -276,12 +276,12 @@ static int check_free_space(const struct runner *r)
 	uint64_t need, biggest, have = run_dir_free(r->o->dir);
 	char a[32], b[32];
 
-	space_needed(r, &need, &biggest);
+	run_space_needed(r, &need, &biggest);
 	need += biggest + (16u << 20);
 	if (have >= need)
 		return 0;
-	approx_size(need, a, sizeof(a));
-	approx_size(have, b, sizeof(b));
+	run_approx_size(need, a, sizeof(a));
+	run_approx_size(have, b, sizeof(b));
 	fprintf(stderr, "bench: not enough free space in %s: the run needs about %s, %s is free\n",
 		r->o->dir, a, b);
 	return 2;
@@ -356,12 +356,12 @@ static void warn_ignored(const struct runner *r)
 
 int run_make_dir(const struct bench_opts *o, char *made, size_t n)
 {
-	int err = make_dirs(o->dir, made, n);
+	int err = fs_make_dirs(o->dir, made, n);
 
 	if (!err)
 		return 0;
 	fprintf(stderr, "bench: --dir '%s': %s\n", o->dir, strerror(-err));
-	unmake_dirs(o->dir, made);
+	fs_unmake_dirs(o->dir, made);
 	return 2;
 }
 
@@ -383,7 +383,7 @@ int run_preflight(struct runner *r, char *made, size_t n)
 		ret = check_budget(r);
 	}
 	if (ret)
-		unmake_dirs(o->dir, made);
+		fs_unmake_dirs(o->dir, made);
 	else
 		warn_ignored(r);
 	return ret;

@@ -44,7 +44,7 @@ static void remove_old_results(const char *dir)
 }
 
 /* "1 counting run (the warm-up), 5 measured": the runs of each case. */
-void runs_per_case(const struct bench_opts *o, char *out, size_t n)
+void run_runs_per_case(const struct bench_opts *o, char *out, size_t n)
 {
 	unsigned counted = o->syscount != SYSCOUNT_OFF;
 	unsigned warm = o->warmup > counted ? o->warmup - counted : 0;
@@ -95,10 +95,10 @@ static void show_plan(const struct runner *r, const char *results)
 		unavailable += r->cases[i].state == CASE_UNAVAILABLE;
 		keeps |= r->cases[i].state != CASE_UNAVAILABLE && runner_keeps_output(r, &r->cases[i]);
 	}
-	space_needed(r, &to_make, &biggest);
-	approx_size(to_make, a, sizeof(a));
-	approx_size(biggest, b, sizeof(b));
-	runs_per_case(r->o, runs, sizeof(runs));
+	run_space_needed(r, &to_make, &biggest);
+	run_approx_size(to_make, a, sizeof(a));
+	run_approx_size(biggest, b, sizeof(b));
+	run_runs_per_case(r->o, runs, sizeof(runs));
 	progress_line(&r->progress, "bench: %zu cases (%zu unavailable here), each %s",
 		      r->ncases, unavailable, runs);
 	warn_ungateable(r);
@@ -138,8 +138,8 @@ static void warn_writeback(const struct runner *r)
 			biggest = r->cases[i].spec.size;
 	if (r->o->fsync || !limit || biggest <= limit)
 		return;
-	approx_size(biggest, a, sizeof(a));
-	approx_size(limit, b, sizeof(b));
+	run_approx_size(biggest, a, sizeof(a));
+	run_approx_size(limit, b, sizeof(b));
 	fprintf(stderr, "bench: note: outputs of %s exceed the kernel's dirty-background threshold (%s): writeback starts inside some runs; --fsync times the whole write to the device\n",
 		a, b);
 }
@@ -234,7 +234,7 @@ static int write_results(struct runner *r, struct case_summary *sums, const char
 
 	clock_gettime(CLOCK_REALTIME, &t->end);
 	t->interrupted = interrupt_signal != 0;
-	err = make_dirs(dir, made, sizeof(made));
+	err = fs_make_dirs(dir, made, sizeof(made));
 	if (!err && r->o->force)
 		remove_old_results(dir);
 	if (!err)

@@ -129,7 +129,7 @@ static double pettitt_p(const double *rank, double *perm, size_t n, double k, ui
 /* The sum of |log v_i - median of the logs| over v[0..n). */
 static double abs_dev(const double *logv, size_t n)
 {
-	double m = sample_median(logv, n), sum = 0;
+	double m = stats_sample_median(logv, n), sum = 0;
 
 	for (size_t i = 0; i < n; i++)
 		sum += fabs(logv[i] - m);
@@ -164,8 +164,8 @@ static void record(struct segmenter *sg, size_t lo, size_t at, size_t hi, double
 		return;
 	c = &sg->out[sg->found++];
 	c->at = sg->at[at];
-	c->before = sample_median(sg->v + lo, at - lo);
-	c->after = sample_median(sg->v + at, hi - at);
+	c->before = stats_sample_median(sg->v + lo, at - lo);
+	c->after = stats_sample_median(sg->v + at, hi - at);
 	c->p = p;
 }
 
@@ -184,7 +184,7 @@ static int segment(struct segmenter *sg, size_t lo, size_t hi)
 	if (p >= sg->alpha)
 		return 0;
 	at = lo + least_deviation_split(sg->v + lo, n, sg->perm);
-	shift = sample_median(sg->v + at, hi - at) / sample_median(sg->v + lo, at - lo) - 1;
+	shift = stats_sample_median(sg->v + at, hi - at) / stats_sample_median(sg->v + lo, at - lo) - 1;
 	if (fabs(shift) < sg->min_shift)
 		return 0;
 	record(sg, lo, at, hi, p);

@@ -82,10 +82,10 @@ double history_log_spread(const double *v, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		l[i] = log(v[i]);
-	m = sample_median(l, n);
+	m = stats_sample_median(l, n);
 	for (size_t i = 0; i < n; i++)
 		l[i] = fabs(l[i] - m);
-	s = STATS_MAD_TO_SD * sample_median(l, n) * history_spread_factor(n);
+	s = STATS_MAD_TO_SD * stats_sample_median(l, n) * history_spread_factor(n);
 	free(l);
 	return isnan(s) ? 0 : s;
 }
@@ -275,9 +275,9 @@ static void judge(struct check_row *r, double s_rel, double s_wall, const struct
 
 	r->tested = true;
 	r->vs = rel ? "memcpy" : "absolute";
-	r->b_med = sample_median(b->wall, b->nruns);
+	r->b_med = stats_sample_median(b->wall, b->nruns);
 	r->c_med = c->wall[0];
-	r->b_val = rel ? sample_median(b->rel, b->nruns) : r->b_med;
+	r->b_val = rel ? stats_sample_median(b->rel, b->nruns) : r->b_med;
 	r->c_val = rel ? c->rel[0] : r->c_med;
 	r->change = r->c_val / r->b_val - 1;
 	r->abs_change = r->c_med / r->b_med - 1;
@@ -358,10 +358,10 @@ static void summarise(struct check_report *rep, const struct history_check_opts 
 	for (size_t v = 0; v < V_COUNT && len < cap; v++)
 		if (rep->tally[v])
 			len += (size_t)snprintf(s + len, cap - len, " %zu %s,", rep->tally[v],
-						verdict_name[v]);
+						check_verdict_name[v]);
 	if (len < cap)
 		snprintf(s + len, cap - len, " each run's fastest rep against up to %zu earlier runs; a regression is beyond %g%% and beyond %g x the run-to-run spread, relative to the in-run memcpy and in plain time; %s; exit %d",
-			 nwindow, o->c.threshold * 100, o->z, outcome_name[rep->outcome],
+			 nwindow, o->c.threshold * 100, o->z, check_outcome_name[rep->outcome],
 			 rep->exit_code);
 }
 

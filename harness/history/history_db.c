@@ -474,7 +474,7 @@ static int create_file(const char *path, int version, const struct history_io *i
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		err = make_dirs(dir, made, sizeof(made));
+		err = fs_make_dirs(dir, made, sizeof(made));
 		if (err < 0) {
 			fprintf(io->err, "%s: %s: %s\n", io->who, dir, strerror(-err));
 			return -1;
@@ -498,7 +498,7 @@ out_unlink:
 	unlink(tmp);
 out_unmake_dirs:
 	if (ret)
-		unmake_dirs(dir, made);
+		fs_unmake_dirs(dir, made);
 	return ret;
 }
 

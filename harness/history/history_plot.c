@@ -211,7 +211,7 @@ static int hplot_setup(struct hplot *hp, const struct history_plot_opts *o, cons
 		fprintf(io->err, "%s: the gnuplot scripts (plots/*.gp) were not found; set COPYBENCH_PLOTS_DIR to their folder\n", io->who);
 		return 1;
 	}
-	err = make_dirs(hp->at.dir, made, sizeof(made));
+	err = fs_make_dirs(hp->at.dir, made, sizeof(made));
 	if (err) {
 		fprintf(io->err, "%s: %s: %s\n", io->who, hp->at.dir, strerror(-err));
 		return 1;

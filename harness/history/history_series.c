@@ -223,7 +223,7 @@ static int acc_end_run(struct series_acc *a)
 		return 0;
 	for (size_t i = 0; i < a->nrun; i++)
 		fastest = fmin(fastest, a->run[i]);
-	if (acc_push(&a->med, &a->nmed, &a->medcap, sample_median(a->run, a->nrun)) ||
+	if (acc_push(&a->med, &a->nmed, &a->medcap, stats_sample_median(a->run, a->nrun)) ||
 	    acc_push(&a->fast, &a->nfast, &a->fastcap, fastest))
 		return -ENOMEM;
 	a->nrun = 0;
@@ -234,8 +234,8 @@ static int acc_end_run(struct series_acc *a)
 static void acc_end_commit(struct series_acc *a, struct history_series *se, size_t k)
 {
 	if (se && a->nmed) {
-		se->median_ns[k] = sample_median(a->med, a->nmed);
-		se->level_ns[k] = sample_median(a->fast, a->nfast);
+		se->median_ns[k] = stats_sample_median(a->med, a->nmed);
+		se->level_ns[k] = stats_sample_median(a->fast, a->nfast);
 		se->min_ns[k] = a->lo;
 		se->max_ns[k] = a->hi;
 		se->npoints++;

@@ -22,11 +22,32 @@
 #define CLI_LIST_MAX 32
 
 /*
+ * The subcommands of bench history, one line each, in the order bench
+ * history --help lists them: SUB(id, name, function, synopsis, summary) runs
+ * `bench history NAME` with the static
+ * int function(int argc, char **argv, const struct history_io *io) of
+ * harness/cli/cmd_history.c (argv[0] the name; it returns the exit status);
+ * the synopsis follows `bench history NAME` in the usage of bench history
+ * --help (a \n goes on under its first word), and the summary is its
+ * "NAME: summary" there. They take their places in CLI_COMMAND_LIST after
+ * CMD_HISTORY, named "history NAME". Adding one: its function and one line
+ * here; its own --help says more with an entry in cli_commands[]
+ * (cli_table.c), and the options it takes name it with CLI_ON(id).
+ */
+#define CLI_HISTORY_LIST(SUB) \
+	SUB(CMD_HADD, "add", hadd_cli, "DIR... [--commit SHA] [--branch NAME] [--label K=V]...", "results folders into the history (each once), commit and branch from git unless given.") \
+	SUB(CMD_HCHECK, "check", hcheck_cli, "--current DIR [--branch NAME] [--window 10] [--threshold 5%]\n[--spread 4] [--allow-missing] [--format table|markdown|csv|json]", "each case of DIR against its last N runs on the same host, kernel, filesystem and build.") \
+	SUB(CMD_HCHANGES, "changes", hchanges_cli, "[--case GLOB] [--branch NAME] [--alpha 0.01] [--threshold 5%]", "the commits where a case's level shifted.") \
+	SUB(CMD_HPLOT, "plot", hplot_cli, "[--case GLOB] [--branch NAME] [--out DIR]", "median MiB/s over commits, per workload.") \
+	SUB(CMD_HEXPORT, "export", hexport_cli, "[--format csv] [--table samples|syscalls|runs] [--out FILE]", "a table of the database as CSV.")
+
+/*
  * Every subcommand of bench, one line each, in the order bench --help lists
  * them: COMMAND(id, name, function, summary) runs `bench NAME` with
  * int function(int argc, char **argv) (argv[0] the name; it returns the exit
  * status), and --help's list of commands gives it the summary line;
- * SUB(id, name) is a subcommand of history (history_cli.c dispatches those).
+ * SUB(id, name, function, synopsis, summary) is a subcommand of history,
+ * one line of CLI_HISTORY_LIST (above).
  * Adding a subcommand: its file (harness/cli/cmd_<name>.c) and one line here;
  * its --help says more with an entry in cli_commands[] (cli_table.c).
  */
@@ -42,11 +63,7 @@
 	COMMAND(CMD_PLOT, "plot", cmd_plot, "draw the charts of a results folder with gnuplot") \
 	COMMAND(CMD_CLEAN, "clean", cmd_clean, "remove the datasets, work directories and test filesystems bench left") \
 	COMMAND(CMD_HISTORY, "history", cmd_history, "results over commits in an SQLite file (bench history --help)") \
-	SUB(CMD_HADD, "history add") \
-	SUB(CMD_HCHECK, "history check") \
-	SUB(CMD_HCHANGES, "history changes") \
-	SUB(CMD_HPLOT, "history plot") \
-	SUB(CMD_HEXPORT, "history export") \
+	CLI_HISTORY_LIST(SUB) \
 	COMMAND(CMD_COLUMNS, "columns", cmd_columns, "the result columns, as Markdown")
 
 #define CLI_CMD_ID(id, ...) id,
@@ -57,8 +74,9 @@ enum cli_cmd {
 };
 #define CLI_ON(c) (1u << (c))
 #define CLI_ALL ((1u << CMD_COUNT) - 1)
-#define CLI_HISTORY_SUBS (CLI_ON(CMD_HADD) | CLI_ON(CMD_HCHECK) | CLI_ON(CMD_HCHANGES) | \
-			  CLI_ON(CMD_HPLOT) | CLI_ON(CMD_HEXPORT))
+/* Every subcommand of bench history. */
+#define CLI_HISTORY_ON(id, ...) | CLI_ON(id)
+#define CLI_HISTORY_SUBS (0 CLI_HISTORY_LIST(CLI_HISTORY_ON))
 
 /* What an option's value is; each kind has one parser (cli.c). */
 enum cli_arg {
@@ -244,10 +262,12 @@ int cli_usage_error(const struct cli_parser *p, const char *what);
 const char *cli_prog(enum cli_cmd cmd);
 
 void cli_help(enum cli_cmd cmd, FILE *f);
-/* The usage line(s) of cmd's --help. */
+/* The usage line(s) of cmd's --help (bench history's from
+ * CLI_HISTORY_LIST). */
 void cli_usage(enum cli_cmd cmd, FILE *f);
 /* What its --help says after the about text: the run's list of commands,
- * the environment it reads, the operands. */
+ * history's summaries of its subcommands, the environment it reads, the
+ * operands. */
 void cli_help_more(enum cli_cmd cmd, FILE *f);
 /* The default as --help shows it ("1; the first also counts syscalls"), or
  * NULL. buf holds it when it is made of two parts. */
@@ -255,9 +275,5 @@ const char *cli_default_shown(const struct cli_option *o, char *buf, size_t n);
 void cli_exit_codes(enum cli_cmd cmd, FILE *f);
 /* docs/options.md, from the table (cli_markdown.c). */
 void cli_help_markdown(FILE *f);
-
-/* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
- * -EINVAL for an empty item. */
-int split_list(char *s, struct str_list *l);
 
 #endif

@@ -52,9 +52,9 @@ void cli_release(void)
 
 /* CLI_COMMAND_LIST's names and summaries, indexed by enum cli_cmd. */
 #define CLI_CMD_NAME(id, name, fn, summary) [id] = name,
-#define CLI_SUB_NAME(id, name) [id] = name,
+#define CLI_SUB_NAME(id, name, ...) [id] = "history " name,
 #define CLI_CMD_SUMMARY(id, name, fn, summary) [id] = summary,
-#define CLI_SUB_SUMMARY(id, name) [id] = NULL,
+#define CLI_SUB_SUMMARY(id, ...) [id] = NULL,
 static const char *const command_names[CMD_COUNT] = {
 	CLI_COMMAND_LIST(CLI_CMD_NAME, CLI_SUB_NAME)
 };
@@ -152,7 +152,9 @@ static int mistake(const struct cli_parser *p, const char *kind, const char *wor
 
 /* ------------------------------------------------------ value kinds -- */
 
-int split_list(char *s, struct str_list *l)
+/* "a,b,c" into l (pointers into s, which is modified). 0, -E2BIG, or
+ * -EINVAL for an empty item. */
+static int split_list(char *s, struct str_list *l)
 {
 	l->n = 0;
 	for (char *item = s;;) {
@@ -521,11 +523,62 @@ void cli_exit_codes(enum cli_cmd cmd, FILE *f)
 	fputs("  130  interrupted by SIGINT (143: by SIGTERM)\n", f);
 }
 
+/* CLI_HISTORY_LIST's names, synopses and summaries, in its order. */
+#define CLI_HISTORY_SUB(id, name, fn, synopsis, summary) { name, synopsis, summary },
+static const struct {
+	const char *name, *synopsis, *summary;
+} history_subs[] = {
+	CLI_HISTORY_LIST(CLI_HISTORY_SUB)
+};
+#define HISTORY_SUB_COUNT (sizeof(history_subs) / sizeof(history_subs[0]))
+/* The width the summaries of bench history --help are filled to. */
+#define HISTORY_SUMMARY_WIDTH 100
+
+/* bench history's usage: a line for each subcommand, `bench history NAME`
+ * and its synopsis, whose further lines go on under its first word. */
+static void history_usage(FILE *f)
+{
+	for (size_t i = 0; i < HISTORY_SUB_COUNT; i++) {
+		int indent = fprintf(f, "%s bench history %s ", i ? "      " : "usage:",
+				     history_subs[i].name);
+
+		for (const char *s = history_subs[i].synopsis; *s; s++) {
+			fputc(*s, f);
+			if (*s == '\n')
+				fprintf(f, "%*s", indent, "");
+		}
+		fputc('\n', f);
+	}
+}
+
+/* bench history's "NAME: summary" for each subcommand, as many on a line
+ * as fit in HISTORY_SUMMARY_WIDTH columns. */
+static void history_summaries(FILE *f)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < HISTORY_SUB_COUNT; i++) {
+		size_t len = strlen(history_subs[i].name) + 2 + strlen(history_subs[i].summary);
+
+		if (col && col + 1 + len > HISTORY_SUMMARY_WIDTH) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%s: %s", col ? " " : "", history_subs[i].name,
+			history_subs[i].summary);
+		col += (col ? 1 : 0) + len;
+	}
+	if (col)
+		fputc('\n', f);
+}
+
 void cli_usage(enum cli_cmd cmd, FILE *f)
 {
 	const struct cli_command *c = cli_command_of(cmd);
 
-	if (c->usage)
+	if (cmd == CMD_HISTORY)
+		history_usage(f);
+	else if (c->usage)
 		fprintf(f, "%s\n", c->usage);
 	else
 		fprintf(f, "usage: %s [options]\n", cli_prog(cmd));
@@ -547,6 +600,8 @@ void cli_help_more(enum cli_cmd cmd, FILE *f)
 
 	if (cmd == CMD_RUN)
 		help_commands(f);
+	if (cmd == CMD_HISTORY)
+		history_summaries(f);
 	if (c->environment)
 		fprintf(f, "\n%s\n", c->environment);
 	if (c->operands)

@@ -456,18 +456,10 @@ const struct cli_command cli_commands[] = {
 	{ CMD_COLUMNS, "usage: bench columns [--markdown]",
 	  "Prints the list of result columns of results/README.md, as Markdown.",
 	  NULL, "a failure", NULL, NULL, NULL, NULL },
-	{ CMD_HISTORY,
-	  "usage: bench history add DIR... [--commit SHA] [--branch NAME] [--label K=V]...\n"
-	  "       bench history check --current DIR [--branch NAME] [--window 10] [--threshold 5%]\n"
-	  "                           [--spread 4] [--allow-missing] [--format table|markdown|csv|json]\n"
-	  "       bench history changes [--case GLOB] [--branch NAME] [--alpha 0.01] [--threshold 5%]\n"
-	  "       bench history plot [--case GLOB] [--branch NAME] [--out DIR]\n"
-	  "       bench history export [--format csv] [--table samples|syscalls|runs] [--out FILE]",
-	  "Every subcommand takes --db FILE (default results/history.sqlite) and --help.\n"
-	  "add: results folders into the history (each once), commit and branch from git unless given.\n"
-	  "check: each case of DIR against its last N runs on the same host, kernel, filesystem and build.\n"
-	  "changes: the commits where a case's level shifted. plot: median MiB/s over commits, per workload.\n"
-	  "export: a table of the database as CSV.",
+	/* its usage and the summaries after the first line are each
+	 * subcommand's line of CLI_HISTORY_LIST (cli.h) */
+	{ CMD_HISTORY, NULL,
+	  "Every subcommand takes --db FILE (default results/history.sqlite) and --help.",
 	  NULL, EXIT1_HISTORY, NULL, NULL, "inconclusive (check): neither a regression nor none shown", NULL },
 	{ CMD_HADD, "usage: bench history add DIR... [options]",
 	  "Adds results folders to the history, each once; commit and branch from git\n"

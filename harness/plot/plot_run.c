@@ -38,7 +38,7 @@ static int plot_out_dir(struct plot_ctx *ctx)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	if (!ctx->dir[0])
 		snprintf(ctx->dir, sizeof(ctx->dir), "results/compare-%s", stamp);
-	err = make_dirs(ctx->dir, made, sizeof(made));
+	err = fs_make_dirs(ctx->dir, made, sizeof(made));
 	if (err) {
 		fprintf(stderr, "bench plot: --out '%s': %s\n", ctx->dir, strerror(-err));
 		return 1;

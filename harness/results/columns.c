@@ -227,8 +227,8 @@ static void get_case_destination(const struct col_row *x, struct col_value *v)
 			seen |= 1u << x->c->runs[i].destination;
 	seen &= ~(1u << DESTINATION_NONE);
 	if (seen == (1u << DESTINATION_FRESH) || seen == (1u << DESTINATION_REUSED))
-		v->s = destination_name(seen == (1u << DESTINATION_FRESH) ? DESTINATION_FRESH :
-					DESTINATION_REUSED);
+		v->s = runner_destination_name(seen == (1u << DESTINATION_FRESH) ? DESTINATION_FRESH :
+					       DESTINATION_REUSED);
 	else
 		v->s = seen ? "mixed" : "";
 }

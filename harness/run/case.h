@@ -22,7 +22,7 @@ enum destination_state {
 };
 
 /* "", "fresh" or "reused". */
-const char *destination_name(enum destination_state d);
+const char *runner_destination_name(enum destination_state d);
 
 /* One measured execution of a case. */
 struct run_result {

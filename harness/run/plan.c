@@ -536,7 +536,7 @@ int plan_build(struct runner *r)
 		}
 	}
 	if (r->ncases == 0) {
-		say_nothing_to_run(o, wls, nwl);
+		plan_say_nothing_to_run(o, wls, nwl);
 		return 2;
 	}
 	plan_use_source(r, &src);

@@ -17,7 +17,7 @@ int plan_check_names(const struct bench_opts *o, const struct workload **wls,
 		     size_t nwl);
 int plan_workloads(const struct bench_opts *o, const struct workload **wls, size_t *nwl,
 		   bool tree);
-void say_nothing_to_run(const struct bench_opts *o, const struct workload **wls,
-			size_t nwl);
+void plan_say_nothing_to_run(const struct bench_opts *o, const struct workload **wls,
+			     size_t nwl);
 
 #endif

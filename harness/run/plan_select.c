@@ -250,8 +250,8 @@ static void join_workloads(const struct bench_opts *o, const struct workload **w
 }
 
 /* No case at all: what was selected, and where --strategy's names are. */
-void say_nothing_to_run(const struct bench_opts *o, const struct workload **wls,
-			size_t nwl)
+void plan_say_nothing_to_run(const struct bench_opts *o, const struct workload **wls,
+			     size_t nwl)
 {
 	char ran[128], fit[128], list[256];
 	size_t len = 0;

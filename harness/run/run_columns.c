@@ -67,7 +67,7 @@ static void get_disturbed(const struct col_row *x, struct col_value *v)
 
 static void get_destination(const struct col_row *x, struct col_value *v)
 {
-	v->s = destination_name(x->run->destination);
+	v->s = runner_destination_name(x->run->destination);
 }
 
 static void get_metadata(const struct col_row *x, struct col_value *v)

@@ -473,7 +473,7 @@ int runner_output_path(struct runner *r, const struct bench_case *c, const char 
 	return make_output_folder(r, dir, seq, dst, n, d);
 }
 
-const char *destination_name(enum destination_state d)
+const char *runner_destination_name(enum destination_state d)
 {
 	static const char *const names[] = { "", "fresh", "reused" };
 

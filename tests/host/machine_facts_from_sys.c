@@ -27,7 +27,7 @@ static void put(const char *path, const char *text)
 	snprintf(full, sizeof(full), "%s/%s", root, path);
 	slash = strrchr(full, '/');
 	*slash = '\0';
-	CHECK(make_dirs(full, made, sizeof(made)) == 0);
+	CHECK(fs_make_dirs(full, made, sizeof(made)) == 0);
 	*slash = '/';
 	f = fopen(full, "w");
 	CHECK(f != NULL);

@@ -3,10 +3,10 @@
  * shared_extents_fiemap.c - the copy workload says when a copy shared
  * extents instead of copying.
  *
- * Always: a file written byte by byte shares no extent (file_shares_extents
+ * Always: a file written byte by byte shares no extent (fs_file_shares_extents
  * reports false). With root and mkfs.btrfs or mkfs.xfs (reflink=1): on a
  * small loop filesystem made here, a copy_file_range copy shares extents
- * and a readwrite copy does not, both by file_shares_extents and in
+ * and a readwrite copy does not, both by fs_file_shares_extents and in
  * bench's summary.csv (shared_extents 1 and 0) and table note. Skipped,
  * with the reason, when no such filesystem can be made and mounted.
  */
@@ -54,7 +54,7 @@ static int copy_and_look(const struct copy_strategy *s, const char *dir,
 		fprintf(stderr, "%s copy failed: %s\n", s->name, why);
 		return -1;
 	}
-	ret = file_shares_extents(dst, &shared);
+	ret = fs_file_shares_extents(dst, &shared);
 	unlink(dst);
 	return ret ? -1 : shared;
 }
@@ -67,7 +67,7 @@ static void check_plain_file(const char *tmp)
 
 	snprintf(path, sizeof(path), "%s/plain.dat", tmp);
 	CHECK(dataset_generate(DATASET_RANDOM, 1 << 20, 7, path, &hash) == 0);
-	CHECK(file_shares_extents(path, &shared) == 0 || !shared);
+	CHECK(fs_file_shares_extents(path, &shared) == 0 || !shared);
 	CHECK(!shared);
 	unlink(path);
 }

@@ -161,7 +161,7 @@ static int gcopy_teardown(void *arg, bool run_failed, char *msg, size_t n)
 	close(c->dst_fd);
 	close(c->src_fd);
 	if (!run_failed) {
-		err = verify_file_hash(c->dst, c->src->size, c->src->hash, why, sizeof(why));
+		err = workload_verify_file_hash(c->dst, c->src->size, c->src->hash, why, sizeof(why));
 		if (err)
 			snprintf(msg, n, "verification failed: %s", why);
 	}
