@@ -47,7 +47,7 @@ static int hadd_apply(struct cli_parser *p, const struct cli_option *opt, const 
 	return 0;
 }
 
-static int hadd_cli(int argc, char **argv, const struct history_io *io)
+int hadd_cli(int argc, char **argv, const struct history_io *io)
 {
 	struct history_add_opts o = { .db = HISTORY_DEFAULT_DB };
 	struct cli_parser p = { .cmd = CMD_HADD, .apply = hadd_apply, .ctx = &o, .max_operands = -1,
@@ -85,7 +85,7 @@ static int hcheck_apply(struct cli_parser *p, const struct cli_option *opt,
 	return 0;
 }
 
-static int hcheck_cli(int argc, char **argv, const struct history_io *io)
+int hcheck_cli(int argc, char **argv, const struct history_io *io)
 {
 	struct history_check_opts o = {
 		.db = HISTORY_DEFAULT_DB, .window = 10, .z = 4,
@@ -120,7 +120,7 @@ static int hchanges_apply(struct cli_parser *p, const struct cli_option *opt,
 	return 0;
 }
 
-static int hchanges_cli(int argc, char **argv, const struct history_io *io)
+int hchanges_cli(int argc, char **argv, const struct history_io *io)
 {
 	struct history_changes_opts o = { .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA,
 					  .min_shift = 0.05 };
@@ -150,7 +150,7 @@ static int hplot_apply(struct cli_parser *p, const struct cli_option *opt,
 	return 0;
 }
 
-static int hplot_cli(int argc, char **argv, const struct history_io *io)
+int hplot_cli(int argc, char **argv, const struct history_io *io)
 {
 	struct history_plot_opts o = { .db = HISTORY_DEFAULT_DB, .alpha = STATS_ALPHA,
 				       .min_shift = 0.05 };
@@ -179,7 +179,7 @@ static int hexport_apply(struct cli_parser *p, const struct cli_option *opt,
 	return 0;
 }
 
-static int hexport_cli(int argc, char **argv, const struct history_io *io)
+int hexport_cli(int argc, char **argv, const struct history_io *io)
 {
 	struct history_export_opts o = { .db = HISTORY_DEFAULT_DB };
 	struct cli_parser p = { .cmd = CMD_HEXPORT, .apply = hexport_apply, .ctx = &o,

@@ -25,6 +25,18 @@ CLI_COMMAND_LIST(COMMANDS_DECLARE, COMMANDS_NO_SUB)
 #undef COMMANDS_DECLARE
 #undef COMMANDS_NO_SUB
 
+/*
+ * Each history subcommand's function, from CLI_HISTORY_LIST: `bench history
+ * NAME ...` with argv[0] NAME and io naming it in messages ("bench history
+ * NAME"); it returns the exit status. cmd_history.c dispatches to them; a
+ * new one may live in a file of its own (cmd_history_<name>.c).
+ */
+struct history_io;
+#define COMMANDS_DECLARE_SUB(id, name, fn, synopsis, summary) \
+	int fn(int argc, char **argv, const struct history_io *io);
+CLI_HISTORY_LIST(COMMANDS_DECLARE_SUB)
+#undef COMMANDS_DECLARE_SUB
+
 /* bench check, bench baseline and bench history with the report written to
  * out and messages to err. */
 int check_cli(int argc, char **argv, FILE *out, FILE *err);

@@ -97,6 +97,31 @@ sed -i 's/^\tCOMMAND(CMD_CLEAN, .*$/&\n\tCOMMAND(CMD_HELLO, "hello", cmd_hello, 
 	"$t/harness/options/cli.h"
 one_line_added harness/options/cli.h "$work/cli.h.orig" "$t/harness/options/cli.h"
 
+# A history subcommand: one new file and one line in CLI_HISTORY_LIST.
+cp "$t/harness/options/cli.h" "$work/cli.h.orig"
+cat >"$t/harness/cli/cmd_history_hello.c" <<'HELLO'
+// SPDX-License-Identifier: MIT
+/* cmd_history_hello.c - `bench history hello`: says hello. */
+#include "commands.h"
+#include "history/history.h"
+
+#include <stdio.h>
+
+int hhello_cli(int argc, char **argv, const struct history_io *io)
+{
+	struct cli_parser p = { .cmd = CMD_HHELLO };
+	int ret = cli_parse(&p, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	fprintf(io->out, "hello from %s\n", io->who);
+	return 0;
+}
+HELLO
+sed -i 's/^\tSUB(CMD_HEXPORT, .*$/\tSUB(CMD_HHELLO, "hello", hhello_cli, "", "says hello.") \\\n&/' \
+	"$t/harness/options/cli.h"
+one_line_added harness/options/cli.h "$work/cli.h.orig" "$t/harness/options/cli.h"
+
 # A per-run measurement: a member of struct run_result, the line that
 # measures it and its column, all three in harness/run/ (one line each).
 run=$t/harness/run
@@ -118,6 +143,9 @@ if [ $rc -eq 0 ]; then
 	grep -q '^  copy-again  *available ' "$work/list" && ok || no "bench list does not show copy-again: $(cat "$work/list")"
 	grep -q '^  inode-again  *available  *inode order, once more$' "$work/list" && ok ||
 		no "bench list does not show inode-again: $(cat "$work/list")"
+	"$b" history hello >"$work/hh" 2>&1 && [ "$(cat "$work/hh")" = "hello from bench history hello" ] && ok ||
+		no "bench history hello: $(cat "$work/hh")"
+	"$b" history --help | grep -q 'hello' && ok || no "bench history --help does not list hello"
 	"$b" --strategy copy-again --size 1M --no-limits --dir "$work/data" --out "$work/res" >"$work/out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && ok || no "bench --strategy copy-again exit $rc: $(cat "$work/out")"
