@@ -2,7 +2,8 @@
 /*
  * bench_gbench.cc - the Google Benchmark runner for copybench's strategies.
  *
- * Implements the gbench_register_fn of gbench.h and main(). Every registered
+ * Implements the gbench_register_fn of gbench.h and gbench_main(), the
+ * whole runner (gbench_main.c is bench_gbench's main). Every registered
  * case becomes a benchmark with UseManualTime(): the loop runs the case's
  * untimed setup (cache state, fresh destination), times run() alone with a
  * steady clock, and runs the untimed teardown (which verifies the output).
@@ -173,7 +174,7 @@ extern "C" int gbench_register(const struct gbench_case *c)
 	return 0;
 }
 
-int main(int argc, char **argv)
+extern "C" int gbench_main(int argc, char **argv)
 {
 	struct gbench_args a = gbench_take_args(&argc, argv);
 	int err;
