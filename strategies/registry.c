@@ -12,10 +12,8 @@
  * defines. A new strategy is its file and one line here. */
 #define STRATEGY_LIST(X) \
 	X(strategy_copy_file_range) \
-	X(strategy_corrupt) \
 	X(strategy_direct) \
 	X(strategy_full_buffer) \
-	X(strategy_holes) \
 	X(strategy_io_uring) \
 	X(strategy_lines) \
 	X(strategy_mmap) \
@@ -25,9 +23,7 @@
 	X(strategy_reflink) \
 	X(strategy_sendfile) \
 	X(strategy_splice) \
-	X(strategy_stdio) \
-	X(strategy_throttled) \
-	X(strategy_touch_source)
+	X(strategy_stdio)
 
 #define DECLARE_STRATEGY(d) extern const struct copy_strategy d;
 STRATEGY_LIST(DECLARE_STRATEGY)

@@ -65,7 +65,7 @@ enum strategy_flags {
 	STRATEGY_NAIVE = 1u << 3,	/* a deliberately naive baseline */
 	STRATEGY_SHARES_EXTENTS = 1u << 4, /* may share extents, not copy */
 	/* Hidden from --all and `bench list`, run only when named: a strategy
-	 * that exists to test the harness (strategies/test_only.c). */
+	 * that exists to test the harness (strategy_register_extra below). */
 	STRATEGY_TEST_ONLY = 1u << 5,
 	/* Reads and writes the device, around the page cache: different work
 	 * from the page-cache copies, never ranked against them. */
@@ -134,10 +134,11 @@ extern const struct copy_strategy *const *strategy_table;
 extern size_t strategy_count;
 
 /*
- * For a program that is bench plus strategies of its own, not the product
- * (a test executable): it registers them here in its main(), then calls
- * bench_main (cli/commands.h). The n descriptors of extra join the table,
- * sorted in by name; they must live as long as the program. Call it before anything reads the table, from one thread. 0;
+ * For a program that is bench plus strategies of its own, not the product:
+ * the tests' fixture executable (tests/fixtures/: bench_fixtures) registers
+ * its fixtures here in its main(), then calls bench_main. The n descriptors
+ * of extra join the table, sorted in by name; they must live as long as the
+ * program. Call it before anything reads the table, from one thread. 0;
  * -EEXIST when a name is taken (the table is then unchanged); -ENOSPC
  * beyond STRATEGY_EXTRA_MAX extras in all.
  */

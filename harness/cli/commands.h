@@ -22,8 +22,8 @@
 /*
  * The whole of bench: a subcommand by its name, or `bench [options]`; the
  * process exit status. The product's main() is this alone; a program that
- * is bench plus strategies of its own registers them first
- * (strategy_register_extra, strategies/strategy.h).
+ * is bench plus strategies of its own (the tests' bench_fixtures) registers
+ * them first (strategy_register_extra, strategies/strategy.h).
  */
 int bench_main(int argc, char **argv);
 

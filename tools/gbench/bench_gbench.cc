@@ -16,7 +16,8 @@
  * what is measured, then Google Benchmark's flags):
  *   --dir=DIR            where the test files are written (default $TMPDIR,
  *                        else /var/tmp)
- *   --gbench_test_only   also register the test-only strategies (corrupt, ...)
+ *   --gbench_test_only   also register the test-only strategies
+ *                        (STRATEGY_TEST_ONLY), which only a test build has
  *   --gbench_describe    print every benchmark with the knobs it runs with
  *                        (buffer, queue depth, threads) and exit
  */
@@ -119,7 +120,8 @@ void gbench_help(void)
 	      "Options of this runner:\n"
 	      "  --dir=DIR            where the test files are written\n"
 	      "                       (default: $TMPDIR, else /var/tmp)\n"
-	      "  --gbench_test_only   also register the test-only strategies (corrupt, ...)\n"
+	      "  --gbench_test_only   also register the test-only strategies, which only a\n"
+	      "                       test build has\n"
 	      "  --gbench_describe    print every benchmark with the knobs it runs with\n"
 	      "                       (buffer, queue depth, threads) and exit\n"
 	      "  -h, --help           this text\n"
