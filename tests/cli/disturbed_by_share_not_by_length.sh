@@ -4,8 +4,10 @@
 # the test hooks COPYBENCH_TEST_STEAL and COPYBENCH_TEST_REPORTING add a
 # steady, made-up steal or reporting counter to the machine's, judged by the
 # real rule, so a long run sees it more often than a short one. The
-# fixture `throttled` (bench_fixtures) with COPYBENCH_THROTTLE_EVERY_OTHER_MS sleeps 100 ms
-# in the runs of odd `seq`: two modes, 20-50x apart in length.
+# fixture `throttled` (bench_fixtures) with COPYBENCH_THROTTLE_EVERY_OTHER_MS
+# sleeps 100 ms in its first, third, ... copy, here the runs of odd `seq`
+# (one case, no warm-up or counting run; a retry is the next run): two
+# modes, 20-50x apart in length.
 #  - a light load (steal 5 % of the machine; a 2 MiB report every 100 ms,
 #    about 2.6 ms of host faults) leaves both modes counted and no slow run
 #    disturbed: under an any-tick rule every slow run was left out, and the

@@ -14,10 +14,11 @@
 #
 # A few runs are marked disturbed by the test hook (COPYBENCH_TEST_DISTURB)
 # so that retried rows are there to be left out on every machine, and the
-# fixture throttled (bench_fixtures, which runs these invocations) sleeps 20 ms in the runs of odd seq
-# (COPYBENCH_THROTTLE_EVERY_OTHER_MS), so that its row may have two modes
-# (the order of a round decides which of its runs those are); a second
-# invocation runs it alone, where they alternate.
+# fixture throttled (bench_fixtures, which runs these invocations) sleeps
+# 20 ms in every other one of its copies (COPYBENCH_THROTTLE_EVERY_OTHER_MS),
+# so that its row may have two modes (its warm-up, counting run and retries
+# decide which of its runs those are); a second invocation runs it alone,
+# where they alternate.
 . "$(dirname "$0")/../support/lib.sh"
 need_fixtures
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
