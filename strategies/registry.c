@@ -12,10 +12,8 @@
  * defines. A new strategy is its file and one line here. */
 #define STRATEGY_LIST(X) \
 	X(strategy_copy_file_range) \
-	X(strategy_corrupt) \
 	X(strategy_direct) \
 	X(strategy_full_buffer) \
-	X(strategy_holes) \
 	X(strategy_io_uring) \
 	X(strategy_lines) \
 	X(strategy_mmap) \
@@ -25,15 +23,55 @@
 	X(strategy_reflink) \
 	X(strategy_sendfile) \
 	X(strategy_splice) \
-	X(strategy_stdio) \
-	X(strategy_throttled) \
-	X(strategy_touch_source)
+	X(strategy_stdio)
 
 #define DECLARE_STRATEGY(d) extern const struct copy_strategy d;
 STRATEGY_LIST(DECLARE_STRATEGY)
 
-const struct copy_strategy *const strategy_table[] = { STRATEGY_LIST(REGISTRY_ENTRY) };
-const size_t strategy_count = sizeof(strategy_table) / sizeof(strategy_table[0]);
+static const struct copy_strategy *const product_table[] = { STRATEGY_LIST(REGISTRY_ENTRY) };
+
+#define PRODUCT_COUNT (sizeof(product_table) / sizeof(product_table[0]))
+
+/* The product's strategies and, once strategy_register_extra has run, the
+ * extra ones merged in by name: what strategy_table points to then. */
+static const struct copy_strategy *merged_table[PRODUCT_COUNT + STRATEGY_EXTRA_MAX];
+
+const struct copy_strategy *const *strategy_table = product_table;
+size_t strategy_count = PRODUCT_COUNT;
+
+/* Places s in merged_table[0..n), sorted by name. */
+static void merge_one(const struct copy_strategy *s, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && strcmp(merged_table[i - 1]->name, s->name) > 0) {
+		merged_table[i] = merged_table[i - 1];
+		i--;
+	}
+	merged_table[i] = s;
+}
+
+int strategy_register_extra(const struct copy_strategy *const *extra, size_t n)
+{
+	size_t count = strategy_count;
+
+	if (count + n > PRODUCT_COUNT + STRATEGY_EXTRA_MAX)
+		return -ENOSPC;
+	for (size_t i = 0; i < n; i++) {
+		if (strategy_find(extra[i]->name))
+			return -EEXIST;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(extra[j]->name, extra[i]->name) == 0)
+				return -EEXIST;
+	}
+	if (strategy_table != merged_table)
+		memcpy(merged_table, product_table, sizeof(product_table));
+	for (size_t i = 0; i < n; i++)
+		merge_one(extra[i], count++);
+	strategy_table = merged_table;
+	strategy_count = count;
+	return 0;
+}
 
 const struct copy_strategy *strategy_find(const char *name)
 {

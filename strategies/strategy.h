@@ -64,7 +64,9 @@ enum strategy_flags {
 	STRATEGY_WHOLE_FILE = 1u << 2,	/* holds the whole range in memory */
 	STRATEGY_NAIVE = 1u << 3,	/* a deliberately naive baseline */
 	STRATEGY_SHARES_EXTENTS = 1u << 4, /* may share extents, not copy */
-	STRATEGY_TEST_ONLY = 1u << 5,	/* hidden from --all and `bench list` */
+	/* Hidden from --all and `bench list`, run only when named: a strategy
+	 * that exists to test the harness (strategy_register_extra below). */
+	STRATEGY_TEST_ONLY = 1u << 5,
 	/* Reads and writes the device, around the page cache: different work
 	 * from the page-cache copies, never ranked against them. */
 	STRATEGY_DEVICE_IO = 1u << 6,
@@ -123,9 +125,25 @@ struct copy_strategy {
 	int (*copy)(const struct copy_job *job);
 };
 
-/* strategies/registry.c: every strategy, sorted by name. */
-extern const struct copy_strategy *const strategy_table[];
-extern const size_t strategy_count;
+/*
+ * strategies/registry.c: every strategy, sorted by name: the product's
+ * (STRATEGY_LIST), and those a program built on the harness added with
+ * strategy_register_extra. Read them; never assign them.
+ */
+extern const struct copy_strategy *const *strategy_table;
+extern size_t strategy_count;
+
+/*
+ * For a program that is bench plus strategies of its own, not the product:
+ * the tests' fixture executable (tests/fixtures/: bench_fixtures) registers
+ * its fixtures here in its main(), then calls bench_main. The n descriptors
+ * of extra join the table, sorted in by name; they must live as long as the
+ * program. Call it before anything reads the table, from one thread. 0;
+ * -EEXIST when a name is taken (the table is then unchanged); -ENOSPC
+ * beyond STRATEGY_EXTRA_MAX extras in all.
+ */
+#define STRATEGY_EXTRA_MAX 16
+int strategy_register_extra(const struct copy_strategy *const *extra, size_t n);
 
 const struct copy_strategy *strategy_find(const char *name);
 /* Runs s->probe (if any); 0 when available, else -errno with why filled. */

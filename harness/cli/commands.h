@@ -19,6 +19,14 @@
  * error, 2 on a usage error or without gnuplot (plot_results, plot.h);
  * cmd_columns writes the column table for results/README.md.
  */
+/*
+ * The whole of bench: a subcommand by its name, or `bench [options]`; the
+ * process exit status. The product's main() is this alone; a program that
+ * is bench plus strategies of its own (the tests' bench_fixtures) registers
+ * them first (strategy_register_extra, strategies/strategy.h).
+ */
+int bench_main(int argc, char **argv);
+
 #define COMMANDS_DECLARE(id, name, fn, summary) int fn(int argc, char **argv);
 #define COMMANDS_NO_SUB(...)
 CLI_COMMAND_LIST(COMMANDS_DECLARE, COMMANDS_NO_SUB)

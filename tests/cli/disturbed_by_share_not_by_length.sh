@@ -4,8 +4,10 @@
 # the test hooks COPYBENCH_TEST_STEAL and COPYBENCH_TEST_REPORTING add a
 # steady, made-up steal or reporting counter to the machine's, judged by the
 # real rule, so a long run sees it more often than a short one. The
-# `throttled` strategy with COPYBENCH_THROTTLE_EVERY_OTHER_MS sleeps 100 ms
-# in the runs of odd `seq`: two modes, 20-50x apart in length.
+# fixture `throttled` (bench_fixtures) with COPYBENCH_THROTTLE_EVERY_OTHER_MS
+# sleeps 100 ms in its first, third, ... copy, here the runs of odd `seq`
+# (one case, no warm-up or counting run; a retry is the next run): two
+# modes, 20-50x apart in length.
 #  - a light load (steal 5 % of the machine; a 2 MiB report every 100 ms,
 #    about 2.6 ms of host faults) leaves both modes counted and no slow run
 #    disturbed: under an any-tick rule every slow run was left out, and the
@@ -15,13 +17,14 @@
 #    are judged on every machine; the case's retry budget (one a planned
 #    run: 10) is spent on them.
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 
 # one_run NAME ENV=VALUE: the two-mode case under that made-up load; its
 # runs as "seq wall_ms disturbed retried verified" in $T/NAME.runs
 one_run() {
 	local name=$1
 	shift
-	env "$@" COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 "$BENCH" --workload copy \
+	env "$@" COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 "$BENCH_FIXTURES" --workload copy \
 		--strategy throttled --size 4M --repeat 10 --warmup 0 --syscalls off \
 		--no-limits --dir "$T/d" --out "$T/$name" >"$T/.out" 2>"$T/.err"
 	RC=$?

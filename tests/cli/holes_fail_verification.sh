@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # holes_fail_verification.sh - an output whose bytes are right but that has
-# holes fails verification unless it is a clone: the test-only `holes`
-# strategy copies zero data like readwrite, then punches a hole over the
+# holes fails verification unless it is a clone: the fixture `holes`
+# (bench_fixtures) copies zero data like readwrite, then punches a hole over the
 # output's first 64 KiB (the bytes still read as zeros, so the hash alone
 # cannot see it). bench exits 1, the row says how many bytes were holes, and
 # readwrite beside it (which writes every byte) verifies, its output_blocks
 # covering the whole size.
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 D=$T/d
-run "$BENCH" --strategy holes,readwrite --dataset zero --size 256K --repeat 2 --warmup 0 \
+run "$BENCH_FIXTURES" --strategy holes,readwrite --dataset zero --size 256K --repeat 2 --warmup 0 \
 	--syscalls off --no-limits --dir "$D" --out "$T/r"
 if grep -q 'holes .*Operation not supported' "$T/.out" "$T/.err"; then
 	skip "the filesystem under $D cannot punch holes"

@@ -3,8 +3,11 @@
 # `all`, patterns and exclusions, read left to right with the last match
 # deciding; `all` and patterns never pick a test-only strategy; an item that
 # matches nothing is one line on stderr, exit 2. What was selected is read
-# from summary.csv (unavailable strategies have rows too).
+# from summary.csv (unavailable strategies have rows too). The selections
+# are made by bench_fixtures, whose test-only fixtures (tests/fixtures/)
+# `all` and patterns must pass over and a name picks.
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 cd "$T" || exit 1
 D=$T/d
 
@@ -13,13 +16,13 @@ D=$T/d
 picked() {
 	local out
 	out=$(mktemp -u "$T/r-XXXXXX")
-	"$BENCH" --size 4K --repeat 1 --warmup 0 --syscalls off --no-limits --quiet \
+	"$BENCH_FIXTURES" --size 4K --repeat 1 --warmup 0 --syscalls off --no-limits --quiet \
 		--dir "$D" --out "$out" "$@" >/dev/null 2>"$T/.err" || { echo "exit $?: $(cat "$T/.err")"; return; }
 	tail -n +2 "$out/summary.csv" | cut -d, -f1,2 | tr , / | LC_ALL=C sort -u | tr '\n' ' '
 }
 
 # Every strategy bench list shows (the test-only ones it hides), as copy/NAME.
-every=$("$BENCH" list --dir "$T" | sed -n '/^strategies/,/^$/p' | grep -E '^  [a-z_-]+ +(available|unavailable) ' |
+every=$("$BENCH_FIXTURES" list --dir "$T" | sed -n '/^strategies/,/^$/p' | grep -E '^  [a-z_-]+ +(available|unavailable) ' |
 	awk '{print "copy/" $1}' | LC_ALL=C sort | tr '\n' ' ')
 without_lines=$(echo "$every" | tr ' ' '\n' | grep -vx 'copy/lines' | grep . | tr '\n' ' ')
 [ -n "$every" ] && [ "$every" != "$without_lines" ] || skip "bench list shows no strategies, or no lines"

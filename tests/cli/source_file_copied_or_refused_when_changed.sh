@@ -3,10 +3,11 @@
 # strategies on the user's own file: no dataset is generated, every copy is
 # verified against the hash taken before the run, the file is left as it was,
 # and nothing is written beside it. A file that changes during the run is
-# refused: one line, exit 1, no results (the test-only strategy touch-source
-# changes its source after its copy, so the change is certain and needs no
-# timing).
+# refused: one line, exit 1, no results (the fixture touch-source, run by
+# bench_fixtures, changes its source after its copy, so the change is
+# certain and needs no timing).
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 mkdir "$T/cwd" "$T/mine" && cd "$T/cwd" || exit 1
 D=$T/d
 F=$T/mine/photo.raw
@@ -34,7 +35,7 @@ if command -v jq >/dev/null; then
 fi
 
 # Changed during the run: refused, nothing kept.
-expect_eq refuse_rc "$("$BENCH" --source "$F" --strategy touch-source --repeat 1 --warmup 0 \
+expect_eq refuse_rc "$("$BENCH_FIXTURES" --source "$F" --strategy touch-source --repeat 1 --warmup 0 \
 	--syscalls off --no-limits --dir "$D" --out "$T/r2" --quiet >"$T/.out" 2>"$T/.err"; echo $?)" 1
 expect_eq refuse_line "$(cat "$T/.err")" \
 	"bench: --source '$F' changed during the run (its mtime changed): no results kept"

@@ -14,17 +14,19 @@
 #
 # A few runs are marked disturbed by the test hook (COPYBENCH_TEST_DISTURB)
 # so that retried rows are there to be left out on every machine, and the
-# test-only throttled strategy sleeps 20 ms in the runs of odd seq
-# (COPYBENCH_THROTTLE_EVERY_OTHER_MS), so that its row may have two modes
-# (the order of a round decides which of its runs those are); a second
-# invocation runs it alone, where they alternate.
+# fixture throttled (bench_fixtures, which runs these invocations) sleeps
+# 20 ms in every other one of its copies (COPYBENCH_THROTTLE_EVERY_OTHER_MS),
+# so that its row may have two modes (its warm-up, counting run and retries
+# decide which of its runs those are); a second invocation runs it alone,
+# where they alternate.
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 D=$T/d
 R=$T/r
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
-COPYBENCH_TEST_DISTURB=25 COPYBENCH_THROTTLE_EVERY_OTHER_MS=20 run "$BENCH" --workload copy \
+COPYBENCH_TEST_DISTURB=25 COPYBENCH_THROTTLE_EVERY_OTHER_MS=20 run "$BENCH_FIXTURES" --workload copy \
 	--strategy readwrite,mmap,sendfile,stdio,throttled --size 1M --repeat 8 --syscalls off --dir "$D" --out "$R" --quiet --export-json "$T/e.json"
 expect_eq run_rc "$RC" 0
 
@@ -235,7 +237,7 @@ expect_eq json_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/json")" ""
 # runs alternate (seq 1, 2, ...), so its row has two modes for sure, and the
 # rule is checked on them too. COPYBENCH_TEST_STEAL=0: no run is disturbed
 # whatever the machine does (disturb.h), so no mode is rerun away.
-COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=50 run "$BENCH" --workload copy --strategy throttled --size 1M \
+COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=50 run "$BENCH_FIXTURES" --workload copy --strategy throttled --size 1M \
 	--repeat 8 --syscalls off --no-limits --dir "$T/d2" --out "$T/r2" --quiet
 expect_eq run2_rc "$RC" 0
 awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r2/runs.csv" >"$T/mine2" 2>"$T/outlier_flags2"

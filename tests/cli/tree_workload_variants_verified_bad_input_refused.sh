@@ -10,6 +10,7 @@
 # changes during the run and a filesystem that fills half-way are each one
 # clear line, leaving nothing.
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 D=$T/d
 QUICK=(--repeat 1 --warmup 0 --syscalls off --no-limits --quiet)
@@ -107,7 +108,7 @@ expect_eq all_tree_size "$(grep -c 'tree-500x4096-s1 *500 x 4K' "$T/.out")" 1
 expect_eq all_dry_made_nothing "$(ls -A "$T" | grep -c '^dry$')" 0
 
 # --- one wrong byte --------------------------------------------------------
-run "$BENCH" --workload tree --files 150 --size 4K --strategy corrupt "${QUICK[@]}" --dir "$D" --out "$T/r3"
+run "$BENCH_FIXTURES" --workload tree --files 150 --size 4K --strategy corrupt "${QUICK[@]}" --dir "$D" --out "$T/r3"
 expect_eq corrupt_rc "$RC" 1
 expect_eq corrupt_status "$(tail -n +2 "$T/r3/summary.csv" | cut -d, -f"$(col "$T/r3/summary.csv" status)" |
 	sed 's/content hash [0-9a-f]*/content hash H/; s/source.s [0-9a-f]*/source H/')" \
@@ -141,7 +142,7 @@ expect_eq own_unchanged "$(cd "$U" && find . -type f -print0 | LC_ALL=C sort -z 
 expect_eq own_nothing_made "$(leftovers)" ""
 
 # changed during the run: refused, nothing kept
-run "$BENCH" --source "$U" --strategy touch-source "${QUICK[@]}" --dir "$D" --out "$T/r5"
+run "$BENCH_FIXTURES" --source "$U" --strategy touch-source "${QUICK[@]}" --dir "$D" --out "$T/r5"
 expect_eq changed_rc "$RC" 1
 expect_eq changed_line "$(cat "$T/.err")" \
 	"bench: --source '$U' changed during the run (its tree hash): no results kept"

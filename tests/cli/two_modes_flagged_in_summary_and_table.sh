@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # two_modes_flagged_in_summary_and_table.sh - a case whose runs fall into two
-# modes is said to: the test-only `throttled` strategy with
-# COPYBENCH_THROTTLE_EVERY_OTHER_MS sleeps 100 ms in the runs of odd `seq`
-# only, so its counted runs are exactly two modes, known in advance.
+# modes is said to: the fixture `throttled` (bench_fixtures, tests/fixtures/)
+# with COPYBENCH_THROTTLE_EVERY_OTHER_MS sleeps 100 ms in its first, third,
+# ... copy, which in this invocation of one case, with no warm-up or
+# counting run, are the runs of odd `seq`: its counted runs are exactly two
+# modes, known in advance.
 # summary.csv (and the JSON export) must say `modes` 2 with each mode's runs
 # and median equal to those recomputed from the runs themselves (even seq:
 # fast, odd seq: slow); the table must mark the row and print both modes under
@@ -10,9 +12,10 @@
 # (disturb.h): a disturbed slow run would be rerun as a fast one
 # (tests/cli/disturbed_by_share_not_by_length.sh tests that rule on its own).
 . "$(dirname "$0")/../support/lib.sh"
+need_fixtures
 command -v jq >/dev/null || skip "jq is not installed (Debian: jq)"
 
-COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 run "$BENCH" --workload copy --strategy throttled \
+COPYBENCH_TEST_STEAL=0 COPYBENCH_THROTTLE_EVERY_OTHER_MS=100 run "$BENCH_FIXTURES" --workload copy --strategy throttled \
 	--size 4M --repeat 10 --warmup 0 --syscalls off --no-limits --dir "$T/d" --out "$T/r" \
 	--export-json "$T/e.json"
 expect_eq rc "$RC" 0

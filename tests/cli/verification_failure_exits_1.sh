@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # verification_failure_exits_1.sh - a copy whose output differs from its
-# source is caught: the test-only `corrupt` strategy flips one byte after
-# copying.
+# source is caught: the fixture `corrupt` (bench_fixtures, tests/fixtures/)
+# flips one byte after copying.
 #   bench exits 1, the table says FAILED with the hash mismatch, summary.csv
 #   says `failed: verification failed`, and the strategies beside it are
 #   still measured and verified. A run that failed in the (unmeasured)
 #   counting round leaves no row in runs.csv; a measured run that failed is
 #   recorded with verified = 0, and the table counts it.
 set -u
-bench=${BENCH:?BENCH must name the bench executable}
+bench=${BENCH_FIXTURES:?BENCH_FIXTURES must name the bench_fixtures executable}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-verify-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0

@@ -16,10 +16,12 @@
 #   signed-rank interval at alpha over the cases and 6 looks exists; a case the
 #   first look leaves undecided is sampled on, with looks at 28, 56, ... rounds)
 #   a --max-time that ends before the first look -> exit 3, inconclusive, said
-#   B: the test-only `throttled` strategy spinning 2000 % of its copy's CPU time (21x: a verdict
+#   B: the fixture `throttled` spinning 2000 % of its copy's CPU time (21x: a verdict
 #      that holds at a load of 10 on 2 CPUs, where 4x was once judged ok)
 #      (a script setting COPYBENCH_THROTTLE_PCT, as two configurations are
 #      compared), threshold 100 %               -> exit 1, `regression`
+#      (A, B and the judge bench_fixtures: the tests' build with the
+#      fixtures, tests/fixtures/)
 #   a --dir whose parents do not exist          -> made (exit 0 or 3)
 #   B counting its workers                     -> one for the probes, then a new one
 #                                                  for every pair made
@@ -29,6 +31,8 @@
 #                                                  reported for B
 #   B whose worker says half its time, 16M      -> the disagreement reported, none for A
 #   B whose copies differ from the source       -> exit 1, `failed`, verification named
+#      (B's worker bench_fixtures, readwrite rewritten to its fixture corrupt;
+#      so for holes below)
 #   B whose probe of the strategy fails         -> exit 1, `failed` before any copy
 #   B whose worker never answers one case      -> exit 1, that case `failed` after the
 #                                                  reply deadline, the worker killed; a
@@ -42,6 +46,8 @@
 # and nothing is left in --dir but the dataset and its manifest.
 set -u
 bench=${BENCH:?BENCH must name the bench executable}
+fixtures=${BENCH_FIXTURES:?BENCH_FIXTURES must name the bench_fixtures executable}
+judge=$bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-ab-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
@@ -50,7 +56,7 @@ no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 unset COPYBENCH_THROTTLE_PCT CI
 
 ab() {	# ab ARGS...: a small, quick comparison
-	"$bench" ab --size 2M --dir "$work/data" "$@" >"$work/out" 2>&1
+	"$judge" ab --size 2M --dir "$work/data" "$@" >"$work/out" 2>&1
 }
 
 ab --strategy readwrite,sendfile --rounds 14 --threshold 100% --csv "$work/pairs.csv" \
@@ -83,17 +89,19 @@ bad=$(awk -F, 'NR > 1 { o[$1 "," $2] = $3 } END { for (k in o) { split(k, p, ","
 left=$(cd "$work/data" && ls | grep -v '^random-2097152-s1\.dat\(\.manifest\)\?$')
 [ -z "$left" ] && ok || no "left in --dir: $left"
 
-printf '#!/bin/sh\nCOPYBENCH_THROTTLE_PCT=2000 exec "%s" "$@"\n' "$bench" >"$work/slow.sh"
+printf '#!/bin/sh\nCOPYBENCH_THROTTLE_PCT=2000 exec "%s" "$@"\n' "$fixtures" >"$work/slow.sh"
 chmod +x "$work/slow.sh"
-ab --strategy throttled --rounds 16 --threshold 100% --format markdown "$bench" "$work/slow.sh"
+judge=$fixtures
+ab --strategy throttled --rounds 16 --threshold 100% --format markdown "$fixtures" "$work/slow.sh"
 rc=$?
 [ $rc -eq 1 ] && ok || no "throttled B: exit $rc, expected 1: $(cat "$work/out")"
 grep -Eq '^\| throttled .* \| regression \|$' "$work/out" && ok || no "no regression row: $(cat "$work/out")"
 grep -q '^\*\*bench ab:\*\* 1 cases: 1 regression,' "$work/out" && ok || no "markdown summary: $(cat "$work/out")"
-ab --strategy throttled --rounds 16 --threshold 100% --wall "$bench" "$work/slow.sh"
+ab --strategy throttled --rounds 16 --threshold 100% --wall "$fixtures" "$work/slow.sh"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^bench ab: 1 cases: 1 regression, B/A per round (wall time, timed by this bench from each request to its reply)' "$work/out" &&
 	ok || no "throttled B, --wall: exit $rc: $(cat "$work/out")"
+judge=$bench
 
 # A --dir whose parents do not exist yet (a fresh $XDG_CACHE_HOME) is made.
 "$bench" ab --size 1M --dir "$work/new/cache/copybench" --strategy readwrite --rounds 12 \
@@ -136,10 +144,11 @@ grep -q "A's own figures disagree" "$work/out" && no "A's honest figures called 
 rm -rf "$work/data16"
 
 # B as a build whose readwrite is another strategy: its worker's requests
-# rewritten on their way in.
-as_b() {	# as_b STRATEGY SCRIPT
+# rewritten on their way in, served by bench_fixtures, which has the
+# fixture named.
+as_b() {	# as_b FIXTURE SCRIPT
 	printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" --version\nsed -u "s/^copy\treadwrite\t/copy\t%s\t/" | exec "%s" "$@"\n' \
-		"$bench" "$1" "$bench" >"$2"
+		"$fixtures" "$1" "$fixtures" >"$2"
 	chmod +x "$2"
 }
 as_b corrupt "$work/corrupt.sh"

@@ -7,7 +7,8 @@
 # tests/run/budget_plan_synthetic.c), a layering test's is
 # layering/layering.c. A test's name is its file's name without the
 # extension; a file that several tests run names each FILE_SUFFIX. And
-# every .c and .sh under tests/ but support/ and fuzz/ is some test's file.
+# every .c and .sh under tests/ but support/, fixtures/ and fuzz/ is some
+# test's file.
 # Each name that differs, each test whose file is missing and each file no
 # test runs is printed.
 . "$(dirname "$0")/../support/lib.sh"
@@ -50,7 +51,8 @@ while IFS=$'\t' read -r name file; do
 	fi
 done <"$T/files"
 
-unrun=$(cd "$src" && find tests -path tests/support -prune -o -path tests/fuzz -prune -o \
+unrun=$(cd "$src" && find tests -path tests/support -prune -o -path tests/fixtures -prune \
+	-o -path tests/fuzz -prune -o \
 	\( -name '*.c' -o -name '*.sh' \) -print | LC_ALL=C sort |
 	LC_ALL=C comm -23 - <(cut -f2 "$T/files" | LC_ALL=C sort -u))
 

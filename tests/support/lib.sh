@@ -9,6 +9,14 @@ set -u
 
 : "${BENCH:?BENCH must name the bench executable}"
 BENCH=$(realpath "$BENCH")
+# BENCH_FIXTURES is the test executable bench_fixtures (set by CTest): bench
+# plus the fixture strategies corrupt, throttled, touch-source and holes
+# (tests/fixtures/), which the product does not have. A script that runs
+# one calls need_fixtures first.
+need_fixtures() {
+	: "${BENCH_FIXTURES:?BENCH_FIXTURES must name the bench_fixtures executable}"
+	BENCH_FIXTURES=$(realpath "$BENCH_FIXTURES")
+}
 # Under AddressSanitizer the copying child's SIGBUS must stay a SIGBUS:
 # what is tested is how bench reports it, not ASan's report.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}handle_sigbus=0"

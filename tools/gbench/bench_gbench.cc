@@ -2,7 +2,8 @@
 /*
  * bench_gbench.cc - the Google Benchmark runner for copybench's strategies.
  *
- * Implements the gbench_register_fn of gbench.h and main(). Every registered
+ * Implements the gbench_register_fn of gbench.h and gbench_main(), the
+ * whole runner (gbench_main.c is bench_gbench's main). Every registered
  * case becomes a benchmark with UseManualTime(): the loop runs the case's
  * untimed setup (cache state, fresh destination), times run() alone with a
  * steady clock, and runs the untimed teardown (which verifies the output).
@@ -15,7 +16,8 @@
  * what is measured, then Google Benchmark's flags):
  *   --dir=DIR            where the test files are written (default $TMPDIR,
  *                        else /var/tmp)
- *   --gbench_test_only   also register the test-only strategies (corrupt, ...)
+ *   --gbench_test_only   also register the test-only strategies
+ *                        (STRATEGY_TEST_ONLY), which only a test build has
  *   --gbench_describe    print every benchmark with the knobs it runs with
  *                        (buffer, queue depth, threads) and exit
  */
@@ -118,7 +120,8 @@ void gbench_help(void)
 	      "Options of this runner:\n"
 	      "  --dir=DIR            where the test files are written\n"
 	      "                       (default: $TMPDIR, else /var/tmp)\n"
-	      "  --gbench_test_only   also register the test-only strategies (corrupt, ...)\n"
+	      "  --gbench_test_only   also register the test-only strategies, which only a\n"
+	      "                       test build has\n"
 	      "  --gbench_describe    print every benchmark with the knobs it runs with\n"
 	      "                       (buffer, queue depth, threads) and exit\n"
 	      "  -h, --help           this text\n"
@@ -173,7 +176,7 @@ extern "C" int gbench_register(const struct gbench_case *c)
 	return 0;
 }
 
-int main(int argc, char **argv)
+extern "C" int gbench_main(int argc, char **argv)
 {
 	struct gbench_args a = gbench_take_args(&argc, argv);
 	int err;

@@ -61,6 +61,14 @@ int gbench_copy_register_all(const char *dir, bool test_only, gbench_register_fn
 /* Removes the files and the directory. */
 void gbench_copy_cleanup(void);
 
+/*
+ * bench_gbench.cc: the whole runner, its flags and Google Benchmark's; the
+ * process exit status. bench_gbench's main() is this alone (gbench_main.c);
+ * a test build adds strategies first (strategy_register_extra,
+ * strategies/strategy.h).
+ */
+int gbench_main(int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif
