@@ -92,6 +92,22 @@ wait_for() {
 	done
 }
 
+# wait_process PID PATTERN: until a process's command line matches PATTERN
+# (pgrep -f), or PID ended; 1 if it ended.
+wait_process() {
+	until pgrep -f "$2" >/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.01
+	done
+}
+
+# interrupt PID: SIGINT to PID, a child of this shell; RC is its exit status.
+interrupt() {
+	kill -INT "$1"
+	wait "$1"
+	RC=$?
+}
+
 # skip WHY: the whole script cannot run here.
 skip() {
 	echo "SKIP: $*"
