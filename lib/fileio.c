@@ -196,6 +196,22 @@ int move_in_rounds(uint64_t len, uint64_t max_round, move_round_fn step, const v
 	return 0;
 }
 
+int move_until_end(move_step_fn step, void *arg, uint64_t *moved)
+{
+	for (;;) {
+		ssize_t n = step(arg);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		if (moved)
+			*moved += (uint64_t)n;
+	}
+}
+
 int probe_direct_io(const char *dir, char *why, size_t n)
 {
 	char path[PATH_MAX], fs[32];

@@ -39,6 +39,14 @@ int stream_close(FILE *f, int ret);
  */
 typedef ssize_t (*move_round_fn)(const void *arg, uint64_t done, size_t want);
 int move_in_rounds(uint64_t len, uint64_t max_round, move_round_fn step, const void *arg);
+/*
+ * Calls step(arg) until it returns 0 (the end of what it reads): each call
+ * moves what it can and returns how many bytes, or -1 with errno set.
+ * Retries EINTR; adds what was moved to *moved when moved is not NULL.
+ * 0 or -errno.
+ */
+typedef ssize_t (*move_step_fn)(void *arg);
+int move_until_end(move_step_fn step, void *arg, uint64_t *moved);
 /* Makes a small scratch file in dir for probes; returns fd, path in out. */
 int probe_scratch_file(const char *dir, char *out, size_t n);
 /*

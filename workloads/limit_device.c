@@ -38,20 +38,24 @@ int limit_device_setup(struct run_ctx *ctx, struct limit_state *st)
 	return device_open(ctx->src, st->row, &ctx->src_fd, &st->src);
 }
 
+struct device_block {
+	int fd;
+	char *buf;
+};
+
+static ssize_t device_read_block(void *arg)
+{
+	const struct device_block *b = arg;
+
+	return read(b->fd, b->buf, DEVICE_READ_BLOCK);
+}
+
 /* Timed: the whole source, DEVICE_READ_BLOCK at a time, nothing else. */
 int limit_device_read(struct run_ctx *ctx, struct limit_state *st)
 {
-	for (;;) {
-		ssize_t n = read(ctx->src_fd, st->src, DEVICE_READ_BLOCK);
+	struct device_block b = { .fd = ctx->src_fd, .buf = st->src };
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		st->moved += (uint64_t)n;
-	}
+	return move_until_end(device_read_block, &b, &st->moved);
 }
 
 /* One stream's slice, DEVICE_READ_BLOCK at a time; the last stream reads

@@ -131,11 +131,14 @@ static void write_status(const char *dir, const struct synth *s)
 	CHECK(csv_commit(&w) == 0);
 }
 
-/* A results folder under the test's temporary directory. */
+#define DIR_LEN 512	/* a results folder's path */
+
+/* A results folder under the test's temporary directory, as a static
+ * buffer the next call writes over. */
 static const char *synth_write(const char *name, const struct synth *s)
 {
 	static const char *const extra[] = { "rep", "wall_ns", "verified", "syscalls", NULL };
-	static char dir[512];
+	static char dir[DIR_LEN];
 	struct csv_writer w;
 	char path[600];
 
@@ -172,6 +175,30 @@ static const char *synth_write(const char *name, const struct synth *s)
 	write_syscalls(dir, s);
 	write_status(dir, s);
 	return dir;
+}
+
+/* synth_write's folder, copied into dir: kept across later writes. */
+static void synth_keep(char dir[DIR_LEN], const char *name, const struct synth *s)
+{
+	snprintf(dir, DIR_LEN, "%s", synth_write(name, s));
+}
+
+/* The default synthetic run of seed with all NCASES_MAX cases. */
+static struct synth all_cases(uint64_t seed)
+{
+	struct synth s = synth_default(seed);
+
+	s.ncases = NCASES_MAX;
+	return s;
+}
+
+/* The quiet baseline (seed 4, the machine +-1% from run to run) as name. */
+static void quiet_base(char dir[DIR_LEN], const char *name)
+{
+	struct synth q = synth_default(4);
+
+	q.noise = 0.01;
+	synth_keep(dir, name, &q);
 }
 
 /* ------------------------------------------------------- running -- */
@@ -212,6 +239,17 @@ static double column_of(const char *strategy, const char *column)
 	return v[0] && strcmp(v, "(unparseable)") ? strtod(v, NULL) : NAN;
 }
 
+static bool verdict_is(const char *strategy, const char *want)
+{
+	return strcmp(verdict_of(strategy), want) == 0;
+}
+
+/* bench check of cur against base, reported as csv; its exit status. */
+static int check_csv(const char *base, const char *cur)
+{
+	return CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv");
+}
+
 static bool all_verdicts_of(int ncases, const char *want, int skip)
 {
 	for (int c = 0; c < ncases; c++)
@@ -231,12 +269,12 @@ static bool all_verdicts(const char *want, int skip)
 static void same_distribution(const char *base)
 {
 	struct synth s = synth_default(99);
-	char copy[512];
+	char copy[DIR_LEN];
 	const char *cur;
 
 	snprintf(copy, sizeof(copy), "%s", base);
 	cur = synth_write("samedist", &s);
-	CHECK(CHECK_CMD("--baseline", copy, "--current", cur, "--format", "csv") == 0);
+	CHECK(check_csv(copy, cur) == 0);
 	CHECK(all_verdicts("ok", -1));
 	CHECK(CHECK_CMD("--baseline", copy, "--current", cur) == 0);
 	CHECK(strstr(out_buf, "4 cases: 4 ok") != NULL);
@@ -249,8 +287,8 @@ static void slower_30(const char *base)
 
 	s.factor[1] = 1.3;
 	cur = synth_write("slower30", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(check_csv(base, cur) == 1);
+	CHECK(verdict_is("sendfile", "regression"));
 	CHECK(all_verdicts("ok", 1));
 	/* the 30% as the change of the median, within the synthetic jitter */
 	CHECK(fabs(column_of("sendfile", "change_pct") - 30) < 3);
@@ -258,34 +296,33 @@ static void slower_30(const char *base)
 	CHECK(strstr(out_buf, "copy/sendfile random 1M warm") != NULL);
 	/* Above the threshold or not: 40% is asked for. */
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--threshold", "40%", "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("sendfile"), "slower") == 0);
+	CHECK(verdict_is("sendfile", "slower"));
 }
 
 static void slower_5_and_faster(void)
 {
-	struct synth q = synth_default(4), s = synth_default(3);
-	char base[512];
+	struct synth s = synth_default(3);
+	char base[DIR_LEN];
 	const char *cur;
 
 	/* a 5% change is only significant on a quiet machine */
-	q.noise = 0.01;
-	snprintf(base, sizeof(base), "%s", synth_write("quietbase", &q));
+	quiet_base(base, "quietbase");
 	s.noise = 0.01;
 	s.factor[0] = 1.05;
 	s.factor[2] = 0.8;
 	cur = synth_write("slower5", &s);
 	/* 5 % slower against a 5 % threshold: neither ruled in nor out */
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 3);
-	CHECK(strcmp(verdict_of("readwrite"), "inconclusive") == 0);
+	CHECK(check_csv(base, cur) == 3);
+	CHECK(verdict_is("readwrite", "inconclusive"));
 	CHECK(column_of("readwrite", "upper_pct") > 5);
-	CHECK(strcmp(verdict_of("copy_file_range"), "faster") == 0);
-	CHECK(strcmp(verdict_of("sendfile"), "ok") == 0);
+	CHECK(verdict_is("copy_file_range", "faster"));
+	CHECK(verdict_is("sendfile", "ok"));
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur) == 3);
 	CHECK(strstr(out_buf, "\nbench check: inconclusive: copy/readwrite random 1M buf 128K warm: change +") != NULL);
 	CHECK(strstr(out_buf, "; inconclusive; exit 3") != NULL);
 	/* a threshold of 10 % the runs rule out: slower, but no regression */
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--threshold", "10%", "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("readwrite"), "slower") == 0);
+	CHECK(verdict_is("readwrite", "slower"));
 	CHECK(column_of("readwrite", "upper_pct") < 10);
 }
 
@@ -294,38 +331,59 @@ static void slower_5_and_faster(void)
  * from run to run (all cases of a run together, as on a shared runner) and
  * each measurement +-3% on its own: never a regression, in either mode.
  */
+/* Regressions bench check finds between two samples of s at seed and at
+ * seed + 1000, written as noise-TAGb<seed> and noise-TAGc<seed>: in
+ * relative mode, and in absolute mode too when absolute. */
+static int noise_regressions(struct synth s, uint64_t seed, const char *tag, bool absolute)
+{
+	char name[32], bdir[DIR_LEN];
+	const char *c;
+	int n = 0;
+
+	s.seed = seed;
+	snprintf(name, sizeof(name), "noise-%sb%llu", tag, (unsigned long long)seed);
+	synth_keep(bdir, name, &s);
+	s.seed = seed + 1000;
+	snprintf(name, sizeof(name), "noise-%sc%llu", tag, (unsigned long long)seed);
+	c = synth_write(name, &s);
+	n += CHECK_CMD("--baseline", bdir, "--current", c) == 1;
+	if (absolute)
+		n += CHECK_CMD("--baseline", bdir, "--current", c, "--absolute") == 1;
+	return n;
+}
+
 static void noise_is_quiet(void)
 {
 	int regressions = 0;
 
 	for (uint64_t seed = 100; seed < 120; seed++) {
 		struct synth s = synth_default(seed);
-		char name[32];
-		const char *b, *c;
-		char bdir[512];
 
 		s.noise = 0.2;
 		s.jitter = 0.03;
-		snprintf(name, sizeof(name), "noise-b%llu", (unsigned long long)seed);
-		b = synth_write(name, &s);
-		snprintf(bdir, sizeof(bdir), "%s", b);
-		s.seed = seed + 1000;
-		snprintf(name, sizeof(name), "noise-c%llu", (unsigned long long)seed);
-		c = synth_write(name, &s);
-		regressions += CHECK_CMD("--baseline", bdir, "--current", c) == 1;
-		regressions += CHECK_CMD("--baseline", bdir, "--current", c, "--absolute") == 1;
+		regressions += noise_regressions(s, seed, "", true);
 		/* Each measurement +-20% on its own: Holm keeps it quiet. */
 		s.jitter = 0.2;
-		s.seed = seed;
-		snprintf(name, sizeof(name), "noise-jb%llu", (unsigned long long)seed);
-		b = synth_write(name, &s);
-		snprintf(bdir, sizeof(bdir), "%s", b);
-		s.seed = seed + 1000;
-		snprintf(name, sizeof(name), "noise-jc%llu", (unsigned long long)seed);
-		c = synth_write(name, &s);
-		regressions += CHECK_CMD("--baseline", bdir, "--current", c) == 1;
+		regressions += noise_regressions(s, seed, "j", false);
 	}
 	CHECK_EQ_U64(regressions, 0);
+}
+
+/* s, which changes copy_file_range's system calls, written as name and
+ * checked against base: exit 1, that case's verdict want and the others
+ * ok. The folder written. */
+static const char *syscall_verdict(const char *base, const char *name, const struct synth *s,
+				   const char *want)
+{
+	const char *cur = synth_write(name, s);
+
+	CHECK(check_csv(base, cur) == 1);
+	CHECK(verdict_is("copy_file_range", want));
+	if (!verdict_is("copy_file_range", want))
+		fprintf(stderr, "%s: copy_file_range is %s, expected %s\n", name,
+			verdict_of("copy_file_range"), want);
+	CHECK(all_verdicts("ok", 2));
+	return cur;
 }
 
 static void syscalls_changed(const char *base)
@@ -334,10 +392,7 @@ static void syscalls_changed(const char *base)
 	const char *cur;
 
 	s.syscall_plus = 2;
-	cur = synth_write("sys", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("copy_file_range"), "syscalls-changed") == 0);
-	CHECK(all_verdicts("ok", 2));
+	cur = syscall_verdict(base, "sys", &s, "syscalls-changed");
 	CHECK(strstr(out_buf, "total 23->24, read 11->12") != NULL);
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--ignore-syscalls") == 0);
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--only-syscalls") == 1);
@@ -347,18 +402,16 @@ static void syscalls_changed(const char *base)
 static void missing_and_new(const char *base)
 {
 	struct synth s = synth_default(5);
-	const char *cur;
-	char cdir[512];
+	const char *cdir;
 
 	s.drop = 0;
-	cur = synth_write("missing", &s);
-	snprintf(cdir, sizeof(cdir), "%s", cur);
+	cdir = synth_write("missing", &s);	/* the only folder it writes */
 	CHECK(CHECK_CMD("--baseline", base, "--current", cdir) == 2);
 	CHECK(strstr(err_buf, "copy/readwrite random 1M buf 128K warm") != NULL);
 	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--allow-missing", "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("readwrite"), "missing") == 0);
-	CHECK(CHECK_CMD("--baseline", cdir, "--current", base, "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("readwrite"), "new") == 0);
+	CHECK(verdict_is("readwrite", "missing"));
+	CHECK(check_csv(cdir, base) == 0);
+	CHECK(verdict_is("readwrite", "new"));
 }
 
 /* The machine got 25% slower, code included: relative mode sees no change
@@ -371,9 +424,9 @@ static void machine_slower(const char *base)
 
 	s.machine = 1.25;
 	cur = synth_write("machine", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 3);
+	CHECK(check_csv(base, cur) == 3);
 	CHECK(all_verdicts("ok", 3));
-	CHECK(strcmp(verdict_of("memcpy"), "slower") == 0);
+	CHECK(verdict_is("memcpy", "slower"));
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur) == 3);
 	CHECK(strstr(out_buf, "memcpy itself +2") != NULL);
 	CHECK(strstr(err_buf, "bench check: the machine changed: 3 of 3 copy cases") != NULL);
@@ -394,11 +447,11 @@ static void reference_disturbed(const char *base)
 
 	s.factor[3] = 0.4;	/* the current run's memcpy 2.5x faster */
 	cur = synth_write("refdisturbed", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("readwrite"), "regression") != 0);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") != 0);
-	CHECK(strcmp(verdict_of("copy_file_range"), "regression") != 0);
-	CHECK(strcmp(verdict_of("readwrite"), "slower") == 0);
+	CHECK(check_csv(base, cur) == 0);
+	CHECK(!verdict_is("readwrite", "regression"));
+	CHECK(!verdict_is("sendfile", "regression"));
+	CHECK(!verdict_is("copy_file_range", "regression"));
+	CHECK(verdict_is("readwrite", "slower"));
 }
 
 /*
@@ -409,17 +462,16 @@ static void reference_disturbed(const char *base)
  */
 static void plain_change_below_threshold(void)
 {
-	struct synth q = synth_default(4), s = synth_default(8);
-	char base[512];
+	struct synth s = synth_default(8);
+	char base[DIR_LEN];
 
-	q.noise = 0.01;
-	snprintf(base, sizeof(base), "%s", synth_write("quietbase2", &q));
+	quiet_base(base, "quietbase2");
 	s.noise = 0.01;
 	s.factor[0] = 1.04;
 	s.factor[3] = 0.8;
 	CHECK(CHECK_CMD("--baseline", base, "--current", synth_write("fastref", &s),
 			"--format", "csv") >= 0);
-	CHECK(strcmp(verdict_of("readwrite"), "inconclusive") == 0);
+	CHECK(verdict_is("readwrite", "inconclusive"));
 	CHECK(fabs(column_of("readwrite", "change_pct") - 30) < 3);
 }
 
@@ -432,11 +484,10 @@ static void plain_change_below_threshold(void)
  */
 static void current_spread_widens_threshold(void)
 {
-	struct synth q = synth_default(4), s = synth_default(9);
-	char base[512];
+	struct synth s = synth_default(9);
+	char base[DIR_LEN];
 
-	q.noise = 0.01;
-	snprintf(base, sizeof(base), "%s", synth_write("quietbase3", &q));
+	quiet_base(base, "quietbase3");
 	s.noise = 0.01;
 	s.reps = 20;
 	s.factor[0] = 1.2;
@@ -444,7 +495,7 @@ static void current_spread_widens_threshold(void)
 	s.wide_jitter = 0.4;
 	CHECK(CHECK_CMD("--baseline", base, "--current", synth_write("widecur", &s),
 			"--format", "csv") == 3);
-	CHECK(strcmp(verdict_of("readwrite"), "inconclusive") == 0);
+	CHECK(verdict_is("readwrite", "inconclusive"));
 	CHECK(column_of("readwrite", "threshold_pct") > 40);
 }
 
@@ -462,15 +513,15 @@ static void baseline_file(const char *base)
 	s.factor[1] = 1.3;
 	s.syscall_plus = 0;
 	cur = synth_write("vsfile", &s);
-	CHECK(CHECK_CMD("--baseline", file, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
-	CHECK(strcmp(verdict_of("readwrite"), "syscalls-changed") == 0);
+	CHECK(check_csv(file, cur) == 1);
+	CHECK(verdict_is("sendfile", "regression"));
+	CHECK(verdict_is("readwrite", "syscalls-changed"));
 	/* A runs.csv given as a file finds its syscalls.csv beside it. */
 	snprintf(runs, sizeof(runs), "%s/runs.csv", base);
 	CHECK(CHECK_CMD("--baseline", runs, "--current", file) == 0);
 	/* A baseline saved from a baseline is the same file. */
 	CHECK(run(check_baseline_cli, "baseline", "save", file, file, (char *)NULL) == 0);
-	CHECK(CHECK_CMD("--baseline", file, "--current", base, "--format", "csv") == 0);
+	CHECK(check_csv(file, base) == 0);
 	CHECK(all_verdicts("ok", -1));
 	CHECK(run(check_baseline_cli, "baseline", "load", base, file, (char *)NULL) == 2);
 }
@@ -488,7 +539,7 @@ static void write_text(const char *path, const char *text)
 
 static void malformed(const char *base)
 {
-	char dir[512], path[600];
+	char dir[DIR_LEN], path[600];
 
 	snprintf(dir, sizeof(dir), "%s/bad", test_tmpdir());
 	mkdir(dir, 0755);
@@ -541,12 +592,10 @@ static void bad_options(const char *base)
 static void alpha_unreachable(void)
 {
 	struct synth s = synth_default(7);
-	const char *b;
-	char bdir[512];
+	char bdir[DIR_LEN];
 
 	s.reps = 3;
-	b = synth_write("three", &s);
-	snprintf(bdir, sizeof(bdir), "%s", b);
+	synth_keep(bdir, "three", &s);
 	/* nothing can be significant: nor can no regression be: inconclusive */
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir) == 3);
 	CHECK(strstr(err_buf, "smallest possible p-value is 0.05") != NULL);
@@ -565,18 +614,18 @@ static void alpha_unreachable(void)
 static void failed_case(const char *base)
 {
 	struct synth s = synth_default(8);
-	char cdir[512];
+	char cdir[DIR_LEN];
 
 	s.status[1] = "failed: verification failed: output hash differs";
-	snprintf(cdir, sizeof(cdir), "%s", synth_write("failedrun", &s));
-	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "failed") == 0);
+	synth_keep(cdir, "failedrun", &s);
+	CHECK(check_csv(base, cdir) == 1);
+	CHECK(verdict_is("sendfile", "failed"));
 	CHECK(all_verdicts("ok", 1));
 	CHECK(strstr(err_buf, "case copy/sendfile random 1M warm failed in the current results") != NULL);
 	s.reps = 0;	/* no run of it at all */
-	snprintf(cdir, sizeof(cdir), "%s", synth_write("failedfirst", &s));
+	synth_keep(cdir, "failedfirst", &s);
 	CHECK(CHECK_CMD("--baseline", base, "--current", cdir, "--allow-missing", "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "failed") == 0);
+	CHECK(verdict_is("sendfile", "failed"));
 }
 
 /* Syscalls counted on one side only: a verdict (exit 1), not a skip. */
@@ -586,42 +635,38 @@ static void syscalls_missing(const char *base)
 	const char *cur;
 
 	s.uncounted = 2;
-	cur = synth_write("uncounted", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("copy_file_range"), "syscalls-missing") == 0);
-	CHECK(all_verdicts("ok", 2));
+	cur = syscall_verdict(base, "uncounted", &s, "syscalls-missing");
 	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--ignore-syscalls") == 0);
 }
 
 /* io_uring's counts move with timing (its kernel workers): shown, no verdict. */
 static void syscalls_vary(void)
 {
-	struct synth b = synth_default(14), c = synth_default(15);
-	char bdir[512];
+	struct synth b = all_cases(14), c = all_cases(15);
+	char bdir[DIR_LEN];
 	const char *cur;
 
-	b.ncases = c.ncases = NCASES_MAX;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("varybase", &b));
+	synth_keep(bdir, "varybase", &b);
 	c.syscall_plus = 6;	/* io_uring */
 	cur = synth_write("varycur", &c);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("io_uring"), "ok") == 0);
+	CHECK(check_csv(bdir, cur) == 0);
+	CHECK(verdict_is("io_uring", "ok"));
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur) == 0);
 	CHECK(strstr(out_buf, "read 15->16 (vary with timing)") != NULL);
 	c.syscall_plus = 4;	/* splice: deterministic */
 	cur = synth_write("varysplice", &c);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("splice"), "syscalls-changed") == 0);
+	CHECK(check_csv(bdir, cur) == 1);
+	CHECK(verdict_is("splice", "syscalls-changed"));
 }
 
 /* In CI a comparison that can never reach significance is exit 2. */
 static void ci_unreachable(void)
 {
 	struct synth s = synth_default(10);
-	char bdir[512];
+	char bdir[DIR_LEN];
 
 	s.reps = 5;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("five", &s));
+	synth_keep(bdir, "five", &s);
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--ci") == 2);
 	CHECK(strstr(err_buf, "bench check: error: with 5 baseline and 5 current runs") != NULL);
 	setenv("CI", "true", 1);
@@ -633,7 +678,7 @@ static void ci_unreachable(void)
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir) == 3);
 	CHECK(strstr(err_buf, "bench check: warning: with 5") != NULL);
 	s.reps = 8;	/* what bench records by default: reachable */
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("eight", &s));
+	synth_keep(bdir, "eight", &s);
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", bdir, "--ci") == 0);
 }
 
@@ -646,31 +691,30 @@ static void ci_unreachable(void)
  */
 static void cases_reference(void)
 {
-	struct synth b = synth_default(11), c = synth_default(12);
-	char bdir[512];
+	struct synth b = all_cases(11), c = all_cases(12);
+	char bdir[DIR_LEN];
 	const char *cur;
 
-	b.ncases = c.ncases = NCASES_MAX;
 	b.noise = c.noise = 0.02;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("sixbase", &b));
+	synth_keep(bdir, "sixbase", &b);
 	for (int i = 0; i < NCASES_MAX; i++)
 		c.factor[i] = i == 3 ? 1 : 1.07;
 	c.factor[1] *= 1.15;
 	cur = synth_write("sixcur", &c);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(check_csv(bdir, cur) == 1);
+	CHECK(verdict_is("sendfile", "regression"));
 	for (int i = 0; i < NCASES_MAX; i++)
 		if (i != 1 && i != 3)
 			CHECK(strcmp(verdict_of(strat[i]), "ok") == 0);
 	CHECK(fabs(column_of("sendfile", "change_pct") - 15) < 3);
 	CHECK(strstr(err_buf, "shared") == NULL);
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--vs", "memcpy", "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("readwrite"), "regression") == 0);
+	CHECK(verdict_is("readwrite", "regression"));
 	/* the drift alone: nothing regresses */
 	c.factor[1] /= 1.15;
 	c.seed = 13;
 	cur = synth_write("sixdrift", &c);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 0);
+	CHECK(check_csv(bdir, cur) == 0);
 	CHECK(all_verdicts_of(NCASES_MAX, "ok", 3));
 }
 
@@ -690,12 +734,11 @@ static double moved_pct(const char *text)
 
 static void shared_change(void)
 {
-	struct synth b = synth_default(16), c = synth_default(17);
-	char bdir[512];
+	struct synth b = all_cases(16), c = all_cases(17);
+	char bdir[DIR_LEN];
 	const char *cur;
 
-	b.ncases = c.ncases = NCASES_MAX;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("sharedbase", &b));
+	synth_keep(bdir, "sharedbase", &b);
 	for (int i = 0; i < NCASES_MAX; i++)
 		c.factor[i] = i == 3 ? 1 : 1.3;
 	cur = synth_write("sharedslow", &c);
@@ -703,7 +746,7 @@ static void shared_change(void)
 	CHECK(strstr(err_buf, "bench check: shared slowdown: 6 of 6 copy cases moved +") != NULL);
 	CHECK(fabs(moved_pct(err_buf) - 30) < 6);	/* within the synthetic noise */
 	CHECK(strstr(out_buf, "; shared slowdown; regression; exit 1") != NULL);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") == 1);
+	CHECK(check_csv(bdir, cur) == 1);
 	CHECK(all_verdicts_of(NCASES_MAX, "ok", 3));
 	/* the improvement is said, and passes */
 	CHECK(CHECK_CMD("--baseline", cur, "--current", bdir) == 0);
@@ -735,10 +778,9 @@ static void shared_change(void)
 static int shared_run(const char *bdir, const char *name, double copies, double memcpy_factor,
 		      const char *format)
 {
-	struct synth c = synth_default(17);
+	struct synth c = all_cases(17);
 	const char *cur;
 
-	c.ncases = NCASES_MAX;
 	for (int i = 0; i < NCASES_MAX; i++)
 		c.factor[i] = i == 3 ? memcpy_factor : copies;
 	cur = synth_write(name, &c);
@@ -758,11 +800,10 @@ static int shared_run(const char *bdir, const char *name, double copies, double 
  */
 static void machine_direction(void)
 {
-	struct synth b = synth_default(16);
-	char bdir[512];
+	struct synth b = all_cases(16);
+	char bdir[DIR_LEN];
 
-	b.ncases = NCASES_MAX;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("dirbase", &b));
+	synth_keep(bdir, "dirbase", &b);
 	CHECK_EQ_U64(shared_run(bdir, "dir-m15-c30", 1.3, 0.85, "table"), 1);
 	CHECK(strstr(err_buf, "bench check: shared slowdown: 6 of 6 copy cases moved +") != NULL);
 	CHECK(strstr(out_buf, "; shared slowdown; regression; exit 1") != NULL);
@@ -820,7 +861,7 @@ static void single_invocation(const char *base)
 static void several_invocations(void)
 {
 	static const double drift[6] = { 1.00, 1.04, 0.97, 1.02, 0.99, 1.05 };
-	char dirs[6][512];
+	char dirs[6][DIR_LEN];
 	struct synth c = synth_default(40);
 	const char *cur;
 
@@ -837,11 +878,11 @@ static void several_invocations(void)
 	c.factor[1] = 1.10;
 	cur = synth_write("invcur", &c);
 	CHECK(CHECK_CMD("--baseline", dirs[0], "--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(verdict_is("sendfile", "regression"));
 	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
 			"--baseline", dirs[3], "--baseline", dirs[4], "--baseline", dirs[5],
 			"--current", cur, "--format", "csv") == 0);
-	CHECK(strcmp(verdict_of("sendfile"), "slower") == 0);
+	CHECK(verdict_is("sendfile", "slower"));
 	CHECK(fabs(column_of("sendfile", "threshold_pct") - 11.6) < 1.5);
 	CHECK(all_verdicts("ok", 1));
 	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
@@ -853,7 +894,7 @@ static void several_invocations(void)
 	CHECK(CHECK_CMD("--baseline", dirs[0], "--baseline", dirs[1], "--baseline", dirs[2],
 			"--baseline", dirs[3], "--baseline", dirs[4], "--baseline", dirs[5],
 			"--current", cur, "--format", "csv") == 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK(verdict_is("sendfile", "regression"));
 }
 
 /* ------------------------------------------------------- formats -- */
@@ -868,15 +909,15 @@ static void two_modes(void)
 {
 	struct synth s = synth_default(21);
 	const char *cur, *mark;
-	char base[512], line[160];
+	char base[DIR_LEN], line[160];
 
 	s.noise = 0;
 	s.bimodal = 1;
-	snprintf(base, sizeof(base), "%s", synth_write("bimodal", &s));
+	synth_keep(base, "bimodal", &s);
 	s.bimodal = -1;
 	s.seed = 22;
 	cur = synth_write("unimodal", &s);
-	CHECK(CHECK_CMD("--baseline", base, "--current", cur, "--format", "csv") >= 0);
+	CHECK(check_csv(base, cur) >= 0);
 	CHECK(column_of("sendfile", "baseline_modes") == 2);
 	CHECK(column_of("sendfile", "current_modes") == 1);
 	CHECK(column_of("readwrite", "baseline_modes") == 1);
@@ -902,18 +943,18 @@ static void two_modes(void)
 static void mode_shares(void)
 {
 	struct synth b = synth_default(23), c = synth_default(24);
-	char bdir[512];
+	char bdir[DIR_LEN];
 	const char *cur;
 
 	b.reps = c.reps = 60;
 	b.noise = c.noise = 0.01;
 	b.bimodal = c.bimodal = 1;
 	b.slow_runs = 12;
-	snprintf(bdir, sizeof(bdir), "%s", synth_write("sharebase", &b));
+	synth_keep(bdir, "sharebase", &b);
 	c.slow_runs = 29;
 	cur = synth_write("sharecur", &c);
-	CHECK_EQ_U64(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv"), 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") == 0);
+	CHECK_EQ_U64(check_csv(bdir, cur), 1);
+	CHECK(verdict_is("sendfile", "regression"));
 	CHECK(fabs(column_of("sendfile", "change_pct")) < 3);	/* the median did not move */
 	CHECK_EQ_U64(CHECK_CMD("--baseline", bdir, "--current", cur), 1);
 	CHECK(strstr(out_buf, "bench check: copy/sendfile random 1M warm: slow runs (above ") != NULL);
@@ -921,8 +962,8 @@ static void mode_shares(void)
 	CHECK(strstr(out_buf, "): a regression of the mode shares\n") != NULL);
 	c.slow_runs = 15;
 	cur = synth_write("sharecur15", &c);
-	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur, "--format", "csv") != 1);
-	CHECK(strcmp(verdict_of("sendfile"), "regression") != 0);
+	CHECK(check_csv(bdir, cur) != 1);
+	CHECK(!verdict_is("sendfile", "regression"));
 	CHECK(CHECK_CMD("--baseline", bdir, "--current", cur) != 1);
 	CHECK(strstr(out_buf, ") 12 of 60 in the baseline, 15 of 60 now: the mean time +2.") != NULL);
 	CHECK(strstr(out_buf, "not a regression of the mode shares\n") != NULL);
@@ -935,7 +976,7 @@ static void formats(const char *base)
 	const char *p;
 	int n = 0, bars = 0;
 
-	CHECK(CHECK_CMD("--baseline", base, "--current", base, "--format", "csv") == 0);
+	CHECK(check_csv(base, base) == 0);
 	CHECK(csv_parse(out_buf, strlen(out_buf), &t, why, sizeof(why)) == 0);
 	CHECK_EQ_U64(t.nrows, NCASES);
 	CHECK(csv_col(&t, "verdict") >= 0 && csv_col(&t, "p_value") >= 0 &&
@@ -962,10 +1003,10 @@ static void formats(const char *base)
 int main(void)
 {
 	struct synth s = synth_default(1);
-	char base[512];
+	char base[DIR_LEN];
 
 	unsetenv("CI");	/* CI mode is tested on purpose, in ci_unreachable() */
-	snprintf(base, sizeof(base), "%s", synth_write("base", &s));
+	synth_keep(base, "base", &s);
 	same_distribution(base);
 	slower_30(base);
 	slower_5_and_faster();

@@ -85,13 +85,9 @@ rm -rf "$T/res"
 "$BENCH" "${common[@]}" --out "$T/int" --command "hold=sh -c 'sleep 62.25; true' sh {src} {dst}" \
 	>"$T/.out" 2>"$T/.err" &
 pid=$!
-until pgrep -f '^sleep 62.25$' >/dev/null; do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
-done
-kill -INT "$pid"
-wait "$pid"
-expect_eq interrupted_rc $? 130
+wait_process "$pid" '^sleep 62.25$'
+interrupt "$pid"
+expect_eq interrupted_rc "$RC" 130
 for _ in $(seq 100); do pgrep -f '^sleep 62.25$' >/dev/null || break; sleep 0.05; done
 expect_eq interrupted_killed "$(pgrep -f '^sleep 62.25$')" ""
 expect_eq left_after_interrupt "$(left_in_dir)" ""

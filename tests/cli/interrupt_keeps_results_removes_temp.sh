@@ -26,9 +26,8 @@ complete_results() {
 	>"$T/.out" 2>"$T/.err" &
 pid=$!
 wait_for "$pid" "$T/gen/*.tmp-*" || fail "generation: the temporary file never appeared"
-kill -INT "$pid"
-wait "$pid"
-expect_eq generation_sigint_rc $? 130
+interrupt "$pid"
+expect_eq generation_sigint_rc "$RC" 130
 expect_eq generation_sigint_left "$(ls -A "$T/gen")" ""
 expect_eq generation_sigint_no_results "$(ls -d "$T/gen-res" 2>/dev/null)" ""
 expect_eq generation_sigint_said "$(cat "$T/.err")" "bench: interrupted by SIGINT before any run: no results written"
@@ -74,13 +73,9 @@ run_then run_sigint_repeated INT 50 130
 	--dir "$T/w" --out "$T/w-res" --command "hang=sh -c 'sleep 30.25' sh {src} {dst}" \
 	>"$T/.out" 2>"$T/w.err" &
 pid=$!
-until pgrep -f '^sleep 30.25$' >/dev/null; do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.01
-done
-kill -INT "$pid"
-wait "$pid"
-expect_eq warmup_sigint_rc $? 130
+wait_process "$pid" '^sleep 30.25$'
+interrupt "$pid"
+expect_eq warmup_sigint_rc "$RC" 130
 expect_eq warmup_rows_not_run "$(grep -Ec '^  (readwrite|sendfile|hang) .* not run$' "$T/.out")" 3
 expect_eq warmup_no_figures "$(grep -Ec '^  (readwrite|sendfile|hang) .* [0-9]+/[0-9]+ ' "$T/.out")" 0
 expect_eq warmup_status_not_run "$(grep -c ',not run,' "$T/w-res/summary.csv")" 3
@@ -94,9 +89,8 @@ mkdir "$T/copy"
 "$BENCH" copy --strategy readwrite "$T/sparse" "$T/copy/dst" >"$T/.out" 2>"$T/.err" &
 pid=$!
 wait_for "$pid" "$T/copy/.bench-copy-*"
-kill -INT "$pid"
-wait "$pid"
-expect_eq copy_sigint_rc $? 130
+interrupt "$pid"
+expect_eq copy_sigint_rc "$RC" 130
 expect_eq copy_sigint_msg "$(cat "$T/.err")" "bench copy: interrupted by SIGINT; $T/copy/dst was not written"
 expect_eq copy_sigint_left "$(ls -A "$T/copy")" ""
 finish

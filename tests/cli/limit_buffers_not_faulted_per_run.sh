@@ -18,14 +18,11 @@ case "$thp" in
 *) bound=$pages kind="no huge pages" ;;
 esac
 
-run "$BENCH" --strategy readwrite --size "${size_mib}M" --repeat 2 --warmup 0 --syscalls off \
-	--dir "$T/d" --out "$T/res" --quiet
-expect_eq rc "$RC" 0
-[ -f "$T/res/runs.csv" ] || { fail "no runs.csv: $(cat "$T/.err")"; finish; }
+bench_ok "$T/res" --strategy readwrite --size "${size_mib}M" --repeat 2 --warmup 0 --syscalls off \
+	--dir "$T/d"
 
 # every memory row's runs: count, and the largest minor-fault count
-got=$(awk -F, -v bound="$bound" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+got=$(csv_awk -v bound="$bound" '
 	$col["workload"] == "limit" && $col["strategy"] ~ /^memcpy/ {
 		n++; if ($col["child_minflt"] + 0 > most) most = $col["child_minflt"] + 0
 	}

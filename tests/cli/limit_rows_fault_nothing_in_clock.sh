@@ -17,14 +17,11 @@ fi
 
 cpus=$(getconf _NPROCESSORS_ONLN)
 bound=$((8 + 2 * cpus))
-run "$BENCH" --strategy readwrite --size 128M --repeat 2 --warmup 0 --syscalls off \
-	--dir "$T/d" --out "$T/res" --quiet
-expect_eq rc "$RC" 0
-[ -f "$T/res/runs.csv" ] || { fail "no runs.csv: $(cat "$T/.err")"; finish; }
+bench_ok "$T/res" --strategy readwrite --size 128M --repeat 2 --warmup 0 --syscalls off \
+	--dir "$T/d"
 
 # per memory row: its runs and the most minor (and major) faults in a clock
-got=$(awk -F, -v bound="$bound" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+got=$(csv_awk -v bound="$bound" '
 	$col["workload"] == "limit" && $col["strategy"] ~ /^memcpy/ {
 		r = $col["strategy"]; n[r]++
 		f = $col["minflt"] + $col["majflt"]

@@ -43,30 +43,37 @@ expect_eq refuse_no_results "$(ls -A "$T" | grep -c '^r2$')" 0
 expect_eq refuse_no_table "$(cat "$T/.out")" ""
 
 # What --source refuses before any work.
+# refused NAME LINE SOURCE [ARGS...]: bench --source SOURCE ARGS exits 2
+# saying LINE, and changes nothing.
+refused() {
+	local name=$1 line=$2
+	shift 2
+	expect_fail "$name" 2 "$line" "$BENCH" --source "$@" --dir "$D"
+}
 mkfifo "$T/mine/fifo"
 : >"$T/mine/empty"
-expect_fail with_size 2 "bench: --source copies your file as it is: --all, --dataset and --size do not go with it" \
-	"$BENCH" --source "$F" --size 1M --dir "$D"
-expect_fail with_workload 2 "bench: --source '$F' is a file: workload 'split' does not take one (copy does)" \
-	"$BENCH" --source "$F" --workload split --dir "$D"
+refused with_size "bench: --source copies your file as it is: --all, --dataset and --size do not go with it" \
+	"$F" --size 1M
+refused with_workload "bench: --source '$F' is a file: workload 'split' does not take one (copy does)" \
+	"$F" --workload split
 mkdir "$T/tree" && echo a >"$T/tree/a"
-expect_fail file_with_tree 2 "bench: --source '$F' is a file: workload 'tree' does not take one (copy does)" \
-	"$BENCH" --source "$F" --workload tree --dir "$D"
-expect_fail folder_with_copy 2 "bench: --source '$T/tree' is a folder: workload 'copy' does not take one (tree does)" \
-	"$BENCH" --source "$T/tree" --workload copy --dir "$D"
+refused file_with_tree "bench: --source '$F' is a file: workload 'tree' does not take one (copy does)" \
+	"$F" --workload tree
+refused folder_with_copy "bench: --source '$T/tree' is a folder: workload 'copy' does not take one (tree does)" \
+	"$T/tree" --workload copy
 # the workload a source takes may be named
 run "$BENCH" --source "$F" --workload copy --strategy readwrite --dir "$D" --dry-run
 expect_eq file_with_copy "$RC" 0
 run "$BENCH" --source "$T/tree" --workload tree --strategy readwrite --dir "$D" --dry-run
 expect_eq folder_with_tree "$RC" 0
-expect_fail missing 2 "bench: --source '$T/mine/none': No such file or directory" \
-	"$BENCH" --source "$T/mine/none" --dir "$D"
-expect_fail directory_with_fifo 2 "bench: --source '$T/mine': fifo: is a special file (trees of regular files and folders only)" \
-	"$BENCH" --source "$T/mine" --dir "$D"
-expect_fail fifo 2 "bench: --source '$T/mine/fifo': is not a regular file" \
-	"$BENCH" --source "$T/mine/fifo" --dir "$D"
-expect_fail empty 2 "bench: --source '$T/mine/empty': is empty" \
-	"$BENCH" --source "$T/mine/empty" --dir "$D"
+refused missing "bench: --source '$T/mine/none': No such file or directory" \
+	"$T/mine/none"
+refused directory_with_fifo "bench: --source '$T/mine': fifo: is a special file (trees of regular files and folders only)" \
+	"$T/mine"
+refused fifo "bench: --source '$T/mine/fifo': is not a regular file" \
+	"$T/mine/fifo"
+refused empty "bench: --source '$T/mine/empty': is empty" \
+	"$T/mine/empty"
 # A source of an odd size: its heading rounds it and keeps the exact count
 head -c 3000000 /dev/zero >"$T/mine/odd.bin"
 run "$BENCH" --source "$T/mine/odd.bin" --strategy readwrite --repeat 1 --warmup 0 --no-limits \

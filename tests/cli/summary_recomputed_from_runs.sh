@@ -30,8 +30,16 @@ COPYBENCH_TEST_DISTURB=25 COPYBENCH_THROTTLE_EVERY_OTHER_MS=20 run "$BENCH_FIXTU
 	--strategy readwrite,mmap,sendfile,stdio,throttled --size 1M --repeat 8 --syscalls off --dir "$D" --out "$R" --quiet --export-json "$T/e.json"
 expect_eq run_rc "$RC" 0
 
-# csv.awk: split(line) into F[1..NF] honouring RFC 4180 quotes (mawk has no FPAT).
+# csv.awk: split(line) into F[1..NF] honouring RFC 4180 quotes (mawk has no FPAT);
+# the header line read into H[1..n] and col[name], for the program after it.
 cat >"$T/csv.awk" <<'EOF'
+FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
+# a row's identifying columns (F split by csvsplit) as one key
+function casekey(F) {
+	return F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
+	       F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
+	       F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
+}
 function csvsplit(line, F,    n, i, c, q, cur) {
 	n = 0; cur = ""; q = 0
 	for (i = 1; i <= length(line); i++) {
@@ -84,12 +92,9 @@ EOF
 
 # The recomputed figures, one line per case: key, then name=value pairs.
 cat >"$T/recompute.awk" <<'EOF'
-FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 {
 	csvsplit($0, F)
-	key = F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
-	      F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
-	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
+	key = casekey(F)
 	if (!(key in runs)) {
 		keys[++nkeys] = key; size[key] = F[col["size_bytes"]]; files[key] = F[col["files"]] + 0
 	}
@@ -139,12 +144,9 @@ expect_eq outlier_flags_recomputed "$(cat "$T/outlier_flags")" ""
 
 # The same figures as summary.csv publishes them, with class and ratio.
 cat >"$T/published.awk" <<'EOF'
-FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 {
 	csvsplit($0, F)
-	key = F[col["workload"]] "/" F[col["strategy"]] "/" F[col["dataset"]] "/" \
-	      F[col["size_bytes"]] "/" F[col["buffer_bytes"]] "/" F[col["cache"]] "/" \
-	      F[col["batch_lines"]] "/" F[col["part_size"]] "/" F[col["fsync"]] "/" F[col["fs_type"]]
+	key = casekey(F)
 	printf "%s", key
 	for (i = 1; i <= n; i++)
 		if (H[i] ~ /^(runs|retried_runs|counted_runs|outlier_runs|files_per_s|median_ns|min_ns|max_ns|mean_ns|stddev_ns|cv|mb_per_s|ratio_to_fastest|class|status|modes|mode_fast_ns|mode_slow_ns|mode_fast_runs|mode_slow_runs)$/)
@@ -156,17 +158,22 @@ awk -f "$T/csv.awk" -f "$T/published.awk" "$R/summary.csv" >"$T/published"
 expect_eq cases_alike "$(cut -d' ' -f1 "$T/mine" | sort)" "$(cut -d' ' -f1 "$T/published" | sort)"
 expect_eq retried_rows_present "$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^retried_runs=/) s += substr($i, 14) } END { print (s > 0) }' "$T/mine")" 1
 
-# compare.awk: mine (file 1) against published (file 2), with each figure's
-# printed precision as the tolerance (plus my own rounding: a half-way value
-# such as cv 1.537250 is published as 1.5373); ratio_to_fastest recomputed from my
-# medians over the rows of the same class in the same group.
-cat >"$T/compare.awk" <<'EOF'
+# pairs.awk: val(line, name): the value of name=value on a line "key
+# name=value ...", or MISSING when the line has no such pair.
+cat >"$T/pairs.awk" <<'EOF'
 function val(line, name,    i, m, p) {
 	m = split(line, p, " ")
 	for (i = 2; i <= m; i++)
 		if (index(p[i], name "=") == 1) return substr(p[i], length(name) + 2)
 	return "MISSING"
 }
+EOF
+
+# compare.awk: mine (file 1) against published (file 2), with each figure's
+# printed precision as the tolerance (plus my own rounding: a half-way value
+# such as cv 1.537250 is published as 1.5373); ratio_to_fastest recomputed from my
+# medians over the rows of the same class in the same group.
+cat >"$T/compare.awk" <<'EOF'
 function group(key,    p) {	# all but strategy and buffer: workload dataset size cache batch part fsync fs
 	split(key, p, "/")
 	return p[1] "/" p[3] "/" p[4] "/" p[6] "/" p[7] "/" p[8] "/" p[9] "/" p[10]
@@ -217,7 +224,7 @@ END {
 	}
 }
 EOF
-expect_eq summary_csv_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/published")" ""
+expect_eq summary_csv_recomputed "$(awk -f "$T/pairs.awk" -f "$T/compare.awk" "$T/mine" "$T/published")" ""
 
 # The JSON export's cases, as the same lines (jq reads it; the figures are
 # the summary's, checked against my recomputation the same way).
@@ -231,7 +238,7 @@ jq -r '.fs_type as $fs | .cases[] |
 	" modes=\(.modes // "") mode_fast_ns=\(.mode_fast_ns // "") mode_slow_ns=\(.mode_slow_ns // "")" +
 	" mode_fast_runs=\(.mode_fast_runs // "") mode_slow_runs=\(.mode_slow_runs // "")"' \
 	"$T/e.json" >"$T/json"
-expect_eq json_recomputed "$(awk -f "$T/compare.awk" "$T/mine" "$T/json")" ""
+expect_eq json_recomputed "$(awk -f "$T/pairs.awk" -f "$T/compare.awk" "$T/mine" "$T/json")" ""
 
 # A second invocation of throttled alone (no limit rows, 50 ms sleeps): its
 # runs alternate (seq 1, 2, ...), so its row has two modes for sure, and the
@@ -244,7 +251,7 @@ awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r2/runs.csv" >"$T/mine2" 2>"$T/out
 expect_eq outlier_flags2_recomputed "$(cat "$T/outlier_flags2")" ""
 awk -f "$T/csv.awk" -f "$T/published.awk" "$T/r2/summary.csv" >"$T/published2"
 expect_eq two_modes_recomputed "$(grep -c ' modes=2 ' "$T/mine2")" 1
-expect_eq two_modes_published "$(awk -f "$T/compare.awk" "$T/mine2" "$T/published2")" ""
+expect_eq two_modes_published "$(awk -f "$T/pairs.awk" -f "$T/compare.awk" "$T/mine2" "$T/published2")" ""
 
 # A tree (20 files of 4 KiB), whose rows have files_per_s: the same
 # figures recomputed from its runs.
@@ -255,16 +262,10 @@ awk -f "$T/csv.awk" -f "$T/recompute.awk" "$T/r3/runs.csv" >"$T/mine3" 2>"$T/out
 awk -f "$T/csv.awk" -f "$T/published.awk" "$T/r3/summary.csv" >"$T/published3"
 expect_eq tree_rows "$(grep -c '^tree/.* files_per_s=[0-9]' "$T/mine3")" 2
 expect_eq tree_outlier_flags_recomputed "$(cat "$T/outlier_flags3")" ""
-expect_eq tree_recomputed "$(awk -f "$T/compare.awk" "$T/mine3" "$T/published3")" ""
+expect_eq tree_recomputed "$(awk -f "$T/pairs.awk" -f "$T/compare.awk" "$T/mine3" "$T/published3")" ""
 
 # Invariants of every row.
 cat >"$T/invariants.awk" <<'EOF'
-function val(line, name,    i, m, p) {
-	m = split(line, p, " ")
-	for (i = 2; i <= m; i++)
-		if (index(p[i], name "=") == 1) return substr(p[i], length(name) + 2)
-	return ""
-}
 {
 	lo = val($0, "min_ns"); md = val($0, "median_ns"); hi = val($0, "max_ns")
 	if (!(lo + 0 <= md + 0 && md + 0 <= hi + 0)) print $1 ": not min <= median <= max"
@@ -277,7 +278,7 @@ function val(line, name,    i, m, p) {
 }
 END { for (g in groups) if (ones[g] != 1) print g ": " ones[g] " rows at 1.000" }
 EOF
-expect_eq row_invariants "$(awk -f "$T/invariants.awk" "$T/published")" ""
+expect_eq row_invariants "$(awk -f "$T/pairs.awk" -f "$T/invariants.awk" "$T/published")" ""
 
 # CPU inside the clock: user + sys <= wall on every CPU of the machine
 # (1 ms for the accounting's granularity). Rows with threads of their own
@@ -285,7 +286,6 @@ expect_eq row_invariants "$(awk -f "$T/invariants.awk" "$T/published")" ""
 # get a scheduler tick per CPU more: another running thread's time reaches
 # the process's total only at a tick (seen: memcpy-mt 1.4 ms in a 44 us clock).
 cat >"$T/cpu.awk" <<'EOF'
-FNR == 1 { n = csvsplit($0, H); for (i = 1; i <= n; i++) col[H[i]] = i; next }
 {
 	csvsplit($0, F)
 	cpu = F[col["user_ns"]] + F[col["sys_ns"]]; wall = F[col["wall_ns"]]

@@ -24,6 +24,16 @@ statuses() {
 }
 # (bench's log of the flex groups it freed, .freed-inodes, is kept on purpose:
 # docs/tree.md "The destination")
+# ok_or_unavailable NAME SUMMARY: every variant's row of SUMMARY is ok or
+# unavailable; nvar, nok and nunav are how many rows, and of each status.
+ok_or_unavailable() {
+	local status
+	status=$(tail -n +2 "$2" | cut -d, -f"$(col "$2" status)")
+	nvar=$(tail -n +2 "$2" | wc -l)
+	nok=$(grep -c '^ok$' <<<"$status")
+	nunav=$(grep -c '^unavailable' <<<"$status")
+	expect_eq "$1_all_ok_or_unavailable" "$((nok + nunav))" "$nvar"
+}
 leftovers() { find "$D" -mindepth 1 -maxdepth 1 ! -name 'tree-*' ! -name .freed-inodes -printf '%f\n' |
 	LC_ALL=C sort | tr '\n' ' '; }
 
@@ -31,10 +41,7 @@ leftovers() { find "$D" -mindepth 1 -maxdepth 1 ! -name 'tree-*' ! -name .freed-
 run "$BENCH" --workload tree --files 150 --size 4K "${QUICK[@]}" --dir "$D" --out "$T/r1"
 expect_eq gen_rc "$RC" 0
 S=$T/r1/summary.csv
-nvar=$(tail -n +2 "$S" | wc -l)
-nok=$(tail -n +2 "$S" | cut -d, -f"$(col "$S" status)" | grep -c '^ok$')
-nunav=$(tail -n +2 "$S" | cut -d, -f"$(col "$S" status)" | grep -c '^unavailable')
-expect_eq gen_all_ok_or_unavailable "$((nok + nunav))" "$nvar"
+ok_or_unavailable gen "$S"
 expect_eq gen_has_inode_order "$(tail -n +2 "$S" | cut -d, -f2 | grep -cx inode-order)" 1
 expect_eq gen_has_readwrite "$(tail -n +2 "$S" | cut -d, -f2 | grep -cx readwrite)" 1
 # by default a tree runs the tree methods and the per-file techniques that
@@ -131,10 +138,7 @@ before=$(cd "$U" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256s
 run "$BENCH" --source "$U" "${QUICK[@]}" --dir "$D" --out "$T/r4"
 expect_eq own_rc "$RC" 0
 S=$T/r4/summary.csv
-nvar=$(tail -n +2 "$S" | wc -l)
-nok=$(tail -n +2 "$S" | cut -d, -f"$(col "$S" status)" | grep -c '^ok$')
-nunav=$(tail -n +2 "$S" | cut -d, -f"$(col "$S" status)" | grep -c '^unavailable')
-expect_eq own_all_ok_or_unavailable "$((nok + nunav))" "$nvar"
+ok_or_unavailable own "$S"
 expect_eq own_some_ran "$((nok >= 6))" 1
 expect_eq own_identity "$(tail -n +2 "$S" | grep '^tree,readwrite,' | cut -d, -f"$(col "$S" dataset),$(col "$S" files)")" \
 	"dir,6"

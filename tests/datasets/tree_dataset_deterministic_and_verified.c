@@ -253,6 +253,8 @@ static void fast_enough_to_say(void)
 
 int main(void)
 {
+	static const char *const made[] = { "a", "b", "c", "m", "m1", "m2", "few" };
+
 	snprintf(base, sizeof(base), "%s", test_tmpdir());
 	same_seed_same_hash();
 	source_mix();
@@ -262,20 +264,10 @@ int main(void)
 	ensure_reuse_and_clean();
 	if (getenv("COPYBENCH_TREE_TIMING"))
 		fast_enough_to_say();
-	for (const char *n = "abcm"; *n; n++) {
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
 		char p[600];
 
-		snprintf(p, sizeof(p), "%s/%c", base, *n);
-		tree_remove(p);
-	}
-	{
-		char p[600];
-
-		snprintf(p, sizeof(p), "%s/m1", base);
-		tree_remove(p);
-		snprintf(p, sizeof(p), "%s/m2", base);
-		tree_remove(p);
-		snprintf(p, sizeof(p), "%s/few", base);
+		snprintf(p, sizeof(p), "%s/%s", base, made[i]);
 		tree_remove(p);
 	}
 	test_cleanup_dir();

@@ -5,33 +5,26 @@
 # with its filesystem and matched to the same filesystem on the other side,
 # never pooled; one folder holding both (as bench --fs writes) reads the same;
 # a baseline file, which has no environment columns, refuses such a folder.
-set -u
-bench=${BENCH:?BENCH must name the bench executable}
-work=$(mktemp -d "${TMPDIR:-/tmp}/copybench-chk-XXXXXX")
-shm=$(mktemp -d /dev/shm/copybench-chk-XXXXXX 2>/dev/null) ||
-	{ rm -rf "$work"; echo "skip: no /dev/shm to run on"; exit 77; }
-trap 'rm -rf "$work" "$shm"' EXIT
-[ "$(stat -f -c %T "$work")" != "$(stat -f -c %T "$shm")" ] ||
-	{ echo "skip: $work and /dev/shm are on one filesystem type"; exit 77; }
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { if [ "$2" == "$3" ]; then ok; else no "$1: got '$2', expected '$3'"; fi; }
+. "$(dirname "$0")/../support/lib.sh"
+shm=$(mktemp -d /dev/shm/copybench-chk-XXXXXX 2>/dev/null) || skip "no /dev/shm to run on"
+trap 'rm -rf "$shm"; cleanup' EXIT
+[ "$(stat -f -c %T "$T")" != "$(stat -f -c %T "$shm")" ] ||
+	{ echo "skip: $T and /dev/shm are on one filesystem type"; exit 77; }
 
 for i in 1 2; do
-	dir=$work/data
+	dir=$T/data
 	[ $i = 2 ] && dir=$shm
-	"$bench" --strategy readwrite,splice --size 1M --repeat 3 --syscalls off --quiet \
-		--dir "$dir" --out "$work/r$i" >/dev/null 2>&1 || { echo "FAIL: run $i failed" >&2; exit 1; }
+	"$BENCH" --strategy readwrite,splice --size 1M --repeat 3 --syscalls off --quiet \
+		--dir "$dir" --out "$T/r$i" >/dev/null 2>&1 || { echo "FAIL: run $i failed" >&2; exit 1; }
 done
 fs_of() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fs_type") c = i; next }
 	{ print $c; exit }' "$1/runs.csv"; }
-t1=$(fs_of "$work/r1") t2=$(fs_of "$work/r2")
+t1=$(fs_of "$T/r1") t2=$(fs_of "$T/r2")
 
 # cases COMMAND...: the case lines of a check's table ("case ... verdict").
-cases() { "$bench" check "$@" 2>/dev/null | awk 'NR > 1 && NF > 4 && !/^bench check:/'; }
+cases() { "$BENCH" check "$@" 2>/dev/null | awk 'NR > 1 && NF > 4 && !/^bench check:/'; }
 
-out=$(cases --baseline "$work/r1" --baseline "$work/r2" --current "$work/r1" --current "$work/r2")
+out=$(cases --baseline "$T/r1" --baseline "$T/r2" --current "$T/r1" --current "$T/r2")
 expect_eq several_rows "$(echo "$out" | wc -l)" 10
 expect_eq several_on_1 "$(echo "$out" | grep -c " warm on $t1 ")" 5
 expect_eq several_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 5
@@ -43,20 +36,19 @@ expect_eq several_runs "$(echo "$out" | awk '{ for (i = 1; i <= NF; i++) if ($i 
 expect_eq several_verdicts "$(echo "$out" | awk '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')" "inconclusive ok "
 
 # one folder on each side, different filesystems: compared case by case
-out=$(cases --baseline "$work/r1" --current "$work/r2")
+out=$(cases --baseline "$T/r1" --current "$T/r2")
 expect_eq one_each_rows "$(echo "$out" | wc -l)" 5
 expect_eq one_each_no_label "$(echo "$out" | grep -c ' on ')" 0
 
 # one folder holding both filesystems, as bench --fs writes it
-mkdir "$work/both"
-{ cat "$work/r1/runs.csv"; tail -n +2 "$work/r2/runs.csv"; } >"$work/both/runs.csv"
-out=$(cases --baseline "$work/both" --current "$work/r2" --current "$work/r1")
+mkdir "$T/both"
+{ cat "$T/r1/runs.csv"; tail -n +2 "$T/r2/runs.csv"; } >"$T/both/runs.csv"
+out=$(cases --baseline "$T/both" --current "$T/r2" --current "$T/r1")
 expect_eq both_rows "$(echo "$out" | wc -l)" 10
 expect_eq both_on_2 "$(echo "$out" | grep -c " warm on $t2 ")" 5
-"$bench" baseline save "$work/both" "$work/b.csv" >"$work/save.out" 2>&1
+"$BENCH" baseline save "$T/both" "$T/b.csv" >"$T/save.out" 2>&1
 expect_eq save_rc $? 2
-expect_eq save_line "$(cat "$work/save.out")" "bench baseline: the results hold several machines, kernels or filesystems; save a baseline from the results of one"
-[ ! -e "$work/b.csv" ] && ok || no "a baseline was written"
+expect_eq save_line "$(cat "$T/save.out")" "bench baseline: the results hold several machines, kernels or filesystems; save a baseline from the results of one"
+[ ! -e "$T/b.csv" ] && pass || fail "a baseline was written"
 
-echo "check_several_folders: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -37,6 +37,23 @@ static void put(const char *path, const char *text)
 	}
 }
 
+/* A file under the root, and its text. */
+struct file {
+	const char *path, *text;
+};
+
+/* root is test_tmpdir()/name holding the n files; m the facts read there. */
+static void collect_from(const char *name, const struct file *files, size_t n,
+			 struct machine_facts *m)
+{
+	snprintf(root, sizeof(root), "%s/%s", test_tmpdir(), name);
+	for (size_t i = 0; i < n; i++)
+		put(files[i].path, files[i].text);
+	machine_collect_at(root, m);
+}
+
+#define COLLECT(name, files, m) collect_from(name, files, sizeof(files) / sizeof((files)[0]), m)
+
 #define CHECK_STR(a, b) do { \
 	test_checks++; \
 	if (strcmp((a), (b))) { \
@@ -47,25 +64,25 @@ static void put(const char *path, const char *text)
 
 static void qemu_guest(void)
 {
+	static const struct file qemu[] = {
+		{ "proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor lahf_lm\n" },
+		{ "sys/class/dmi/id/sys_vendor", "QEMU\n" },
+		{ "sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n" },
+		{ "sys/bus/virtio/drivers/virtio_balloon/virtio3/features", "0000010100000000\n" },
+		{ "sys/module/page_reporting/parameters/page_reporting_order", "9\n" },
+		{ "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n" },
+		{ "sys/devices/system/cpu/cpuidle/current_driver", "haltpoll\n" },
+		{ "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n" },
+		{ "sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n" },
+		{ "sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n" },
+		{ "sys/kernel/mm/damon/admin/kdamonds/1/state", "on\n" },
+		{ "proc/loadavg", "1.50 0.75 0.25 2/100 4242\n" },
+		{ "proc/meminfo", "MemTotal:       24683652 kB\nMemFree: 1 kB\nSwapTotal:       1048572 kB\n" },
+		{ "run/systemd/container", "podman\n" },
+	};
 	struct machine_facts m;
 
-	snprintf(root, sizeof(root), "%s/qemu", test_tmpdir());
-	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor lahf_lm\n");
-	put("sys/class/dmi/id/sys_vendor", "QEMU\n");
-	put("sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
-	put("sys/bus/virtio/drivers/virtio_balloon/virtio3/features", "0000010100000000\n");
-	put("sys/module/page_reporting/parameters/page_reporting_order", "9\n");
-	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
-	put("sys/devices/system/cpu/cpuidle/current_driver", "haltpoll\n");
-	put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-	put("sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n");
-	put("sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n");
-	put("sys/kernel/mm/damon/admin/kdamonds/1/state", "on\n");
-	put("proc/loadavg", "1.50 0.75 0.25 2/100 4242\n");
-	put("proc/meminfo", "MemTotal:       24683652 kB\nMemFree: 1 kB\nSwapTotal:       1048572 kB\n");
-	put("run/systemd/container", "podman\n");
-
-	machine_collect_at(root, &m);
+	COLLECT("qemu", qemu, &m);
 	CHECK_STR(m.virt, "qemu");
 	CHECK_STR(m.sys_vendor, "QEMU");
 	CHECK_STR(m.product_name, "Standard PC (Q35 + ICH9, 2009)");
@@ -87,11 +104,10 @@ static void qemu_guest(void)
 
 static void nothing_readable(void)
 {
+	static const struct file empty[] = { { "placeholder", "" } };	/* the root itself */
 	struct machine_facts m;
 
-	snprintf(root, sizeof(root), "%s/empty", test_tmpdir());
-	put("placeholder", "");
-	machine_collect_at(root, &m);
+	COLLECT("empty", empty, &m);
 	CHECK_STR(m.virt, "none");
 	CHECK(m.hypervisor_flag == -1);
 	CHECK_STR(m.hypervisor_vendor, "");
@@ -111,14 +127,15 @@ static void nothing_readable(void)
 static void flag_only_reporting_off(void)
 {
 	struct machine_facts m;
+	static const struct file flag[] = {
+		{ "proc/cpuinfo", "flags\t\t: fpu hypervisor\n" },
+		{ "sys/bus/virtio/drivers/virtio_balloon/virtio0/features", "0000010\n" },
+		{ "sys/module/page_reporting/parameters/page_reporting_order", "11\n" },
+		{ "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "0\n" },
+		{ "sys/hypervisor/type", "xen\n" },
+	};
 
-	snprintf(root, sizeof(root), "%s/flag", test_tmpdir());
-	put("proc/cpuinfo", "flags\t\t: fpu hypervisor\n");
-	put("sys/bus/virtio/drivers/virtio_balloon/virtio0/features", "0000010\n");
-	put("sys/module/page_reporting/parameters/page_reporting_order", "11\n");
-	put("sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "0\n");
-	put("sys/hypervisor/type", "xen\n");
-	machine_collect_at(root, &m);
+	COLLECT("flag", flag, &m);
 	CHECK_STR(m.virt, "xen");
 	CHECK_STR(m.hypervisor_vendor, "xen");
 	CHECK(m.balloon_free_page_reporting == 1);

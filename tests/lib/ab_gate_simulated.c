@@ -164,8 +164,10 @@ static enum ab_verdict invocation(uint64_t *s, double shift)
 	return ab_judge(&st, THRESHOLD);
 }
 
-/* The verdicts of INVOCATIONS invocations, and their exit codes. */
-static void simulate(uint64_t seed, double shift, struct ab_tally *verdicts, size_t exits[4])
+/* The verdicts of INVOCATIONS invocations, and their exit codes; the
+ * tally is said on stderr after the label. */
+static void simulate(const char *label, uint64_t seed, double shift, struct ab_tally *verdicts,
+		     size_t exits[4])
 {
 	uint64_t s = seed;
 
@@ -180,6 +182,9 @@ static void simulate(uint64_t seed, double shift, struct ab_tally *verdicts, siz
 		verdicts->v[v]++;
 		exits[ab_exit_code(&one)]++;
 	}
+	fprintf(stderr, "%s: %zu regression, %zu inconclusive, %zu ok, %zu slower, %zu faster\n",
+		label, verdicts->v[AB_REGRESSION], verdicts->v[AB_INCONCLUSIVE], verdicts->v[AB_OK],
+		verdicts->v[AB_SLOWER], verdicts->v[AB_FASTER]);
 }
 
 static void a_a(void)
@@ -187,10 +192,7 @@ static void a_a(void)
 	struct ab_tally t;
 	size_t exits[4];
 
-	simulate(1, 0, &t, exits);
-	fprintf(stderr, "A/A: %zu regression, %zu inconclusive, %zu ok, %zu slower, %zu faster\n",
-		t.v[AB_REGRESSION], t.v[AB_INCONCLUSIVE], t.v[AB_OK], t.v[AB_SLOWER],
-		t.v[AB_FASTER]);
+	simulate("A/A", 1, 0, &t, exits);
 	CHECK(t.v[AB_REGRESSION] <= (size_t)(ALPHA * INVOCATIONS));
 	CHECK_EQ_U64(t.v[AB_REGRESSION], 15);	/* 0.75 %: 0.5 % expected */
 	CHECK_EQ_U64(exits[1], t.v[AB_REGRESSION]);
@@ -206,10 +208,7 @@ static void shift_3(void)
 	struct ab_tally t;
 	size_t exits[4];
 
-	simulate(2, 0.03, &t, exits);
-	fprintf(stderr, "+3 %%: %zu regression, %zu inconclusive, %zu ok, %zu slower, %zu faster\n",
-		t.v[AB_REGRESSION], t.v[AB_INCONCLUSIVE], t.v[AB_OK], t.v[AB_SLOWER],
-		t.v[AB_FASTER]);
+	simulate("+3 %", 2, 0.03, &t, exits);
 	CHECK_EQ_U64(exits[0], 0);	/* never green */
 	CHECK_EQ_U64(t.v[AB_OK] + t.v[AB_SLOWER] + t.v[AB_FASTER], 0);
 	CHECK_EQ_U64(exits[3], t.v[AB_INCONCLUSIVE]);

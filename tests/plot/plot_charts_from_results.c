@@ -29,6 +29,7 @@ static const char *const charts[] = {
 	"cpu-split", "warm-vs-cold", "hyperfine",
 };
 #define NCHARTS (sizeof(charts) / sizeof(charts[0]))
+#define PATH_LEN 512	/* a results folder's path, or its bench plot output's */
 
 static const char summary_header[] =
 	"workload,strategy,dataset,size_bytes,buffer_bytes,cache,batch_lines,"
@@ -152,16 +153,23 @@ static void check_chart(const char *dir, const char *chart)
 		fprintf(stderr, "chart %s: missing or malformed\n", chart);
 }
 
+/* The data file bench plot wrote for chart in dir, open for reading. */
+static FILE *open_dat(const char *dir, const char *chart)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/plot-%s.dat", dir, chart);
+	return fopen(path, "r");
+}
+
 /* The colour chart's data gives strategy: the throughput bar's last column
  * (0xRRGGBB as an integer), or a curve's "# colour NAME #rrggbb". -1: none. */
 static long data_colour(const char *dir, const char *chart, const char *strategy)
 {
-	char path[1024], line[512], want[160];
+	FILE *f = open_dat(dir, chart);
+	char line[512], want[160];
 	long colour = -1;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/plot-%s.dat", dir, chart);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	snprintf(want, sizeof(want), "# colour %s #", strategy);
@@ -268,17 +276,33 @@ static void write_class_summary(const char *dir)
 	fclose(f);
 }
 
+/* A new results folder tmp/STAMP-name in dir; what bench plot says about
+ * it goes to tmp/name.out, named in out. */
+static void new_folder(const char *tmp, const char *stamp, const char *name,
+		       char dir[PATH_LEN], char out[PATH_LEN])
+{
+	snprintf(dir, PATH_LEN, "%s/%s-%s", tmp, stamp, name);
+	snprintf(out, PATH_LEN, "%s/%s.out", tmp, name);
+	CHECK(mkdir(dir, 0755) == 0);
+}
+
+/* bench plot dir, what it says into out; its exit status. */
+static int plot_folder(char *dir, const char *out)
+{
+	char *argv[] = { "plot", dir, NULL };
+
+	return synth_plot(2, argv, out);
+}
+
 /* Every bar line of block 0 of plot-warm-vs-cold.dat: its warm and cold
  * columns are median, slowest, fastest with slowest <= median <= fastest,
  * the whisker around the bar. How many bars, or -1 for one that is not. */
 static int warm_cold_whiskers(const char *dir)
 {
-	char path[1024], line[512];
+	FILE *f = open_dat(dir, "warm-vs-cold");
+	char line[512];
 	int bars = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/plot-warm-vs-cold.dat", dir);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
@@ -332,14 +356,11 @@ static bool limit_names_apart(const char *dat, double gap)
  * the cloned strategy's missing bar labelled "cloned" (not "failed"). */
 static void test_limits_and_clones(const char *tmp)
 {
-	char dir[512], out[512], dat[1024];
-	char *argv[] = { "plot", dir, NULL };
+	char dir[PATH_LEN], out[PATH_LEN], dat[1024];
 
-	snprintf(dir, sizeof(dir), "%s/20250103T000000Z-classes", tmp);
-	snprintf(out, sizeof(out), "%s/classes.out", tmp);
-	CHECK(mkdir(dir, 0755) == 0);
+	new_folder(tmp, "20250103T000000Z", "classes", dir, out);
 	write_class_summary(dir);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(plot_folder(dir, out), 0);
 	check_chart(dir, "warm-vs-cold");
 	/* readwrite, splice and direct; reflink cloned has no bar */
 	CHECK_EQ_U64((uint64_t)warm_cold_whiskers(dir), 3);
@@ -412,13 +433,10 @@ static void test_compare_loop_and_named(const char *tmp)
 		"\"mkfs.ext4 -b 4096; 1164M sparse file on a loop device, direct I/O\"",
 		"\"not made by bench; a mounted filesystem named by its path\"",
 	};
-	char dir[512], out[512], dat[1024];
-	char *argv[] = { "plot", dir, NULL };
+	char dir[PATH_LEN], out[PATH_LEN], dat[1024];
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/20250105T000000Z-fs", tmp);
-	snprintf(out, sizeof(out), "%s/fs.out", tmp);
-	CHECK(mkdir(dir, 0755) == 0);
+	new_folder(tmp, "20250105T000000Z", "fs", dir, out);
 	f = synth_summary_header(dir, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,"
 			      "min_ns,max_ns,mb_per_s,class,status,host,kernel,fs_type,cpu_model,"
 			      "fs_options\n");
@@ -430,7 +448,7 @@ static void test_compare_loop_and_named(const char *tmp)
 			k ? 19000000 : 38000000, k ? 24000000 : 48000000, k ? 3200.0 : 1600.0,
 			opts[k]);
 	fclose(f);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(plot_folder(dir, out), 0);
 	check_chart(dir, "compare");
 	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	/* ext4 is shared: the title says it; the groups say how bench got each */
@@ -448,15 +466,12 @@ static void test_compare_loop_and_named(const char *tmp)
 
 static void test_full_folder(const char *tmp)
 {
-	char dir[512], out[512];
-	char *argv[] = { "plot", dir, NULL };
+	char dir[PATH_LEN], out[PATH_LEN];
 
-	snprintf(dir, sizeof(dir), "%s/20250101T000000Z-full", tmp);
-	snprintf(out, sizeof(out), "%s/full.out", tmp);
-	CHECK(mkdir(dir, 0755) == 0);
+	new_folder(tmp, "20250101T000000Z", "full", dir, out);
 	write_summary(dir, true);
 	write_hyperfine(dir);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(plot_folder(dir, out), 0);
 	for (size_t i = 0; i < NCHARTS; i++)
 		check_chart(dir, charts[i]);
 	check_palette(dir);
@@ -473,14 +488,11 @@ static void test_full_folder(const char *tmp)
 
 static void test_one_size(const char *tmp)
 {
-	char dir[512], out[512];
-	char *argv[] = { "plot", dir, NULL };
+	char dir[PATH_LEN], out[PATH_LEN];
 
-	snprintf(dir, sizeof(dir), "%s/20250102T000000Z-one", tmp);
-	snprintf(out, sizeof(out), "%s/one.out", tmp);
-	CHECK(mkdir(dir, 0755) == 0);
+	new_folder(tmp, "20250102T000000Z", "one", dir, out);
 	write_summary(dir, false);
-	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
+	CHECK_EQ_U64(plot_folder(dir, out), 0);
 	check_chart(dir, "throughput");
 	check_chart(dir, "buffer-sweep");
 	CHECK(!chart_exists(dir, "size-scaling", "png"));

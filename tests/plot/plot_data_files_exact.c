@@ -46,18 +46,13 @@ static double tick_ms(void)
 static char *folder(const char *name, bool all_short)
 {
 	static char dir[600];
-	char path[700];
 	double t = tick_ms();
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s/%s", test_tmpdir(), name);
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
+	f = synth_summary_header(dir, header);
 	if (!f)
 		return dir;
-	fputs(header, f);
 	put_row(f, "splice", 65536, 10, 0, 1.6 * t);
 	put_row(f, "sendfile", 0, 20, 0, (all_short ? 4.9 : 5) * t);
 	put_row(f, "mmap", 0, 30, 4.9 * t, 0);
@@ -77,6 +72,22 @@ static int plot(char *dir)
 
 #define slurp synth_slurp
 
+/* The text of the data file bench plot wrote in dir for chart. */
+static char *dat_of(const char *dir, const char *chart)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/plot-%s.dat", dir, chart);
+	return slurp(path);
+}
+
+static const char cpu_head[] =
+	"# cpu-split: data for plots/cpu-split.gp, written by bench plot\n"
+	"# label  user_ms  sys_ms  wall_ms  unsplit_ms (CPU too short to split)\n";
+static const char cpu_title[] =
+	"ttl=\"CPU time split: user and system\\nhost testhost, Linux 6.1.0-test, "
+	"ext4; copy, 64M random data, warm cache\";\n";
+
 /* The data line of a row: user, system, wall and unsplit ms, as bench
  * plot prints them. */
 static void cpu_line(char *out, size_t n, const char *label, double user, double sys,
@@ -88,28 +99,34 @@ static void cpu_line(char *out, size_t n, const char *label, double user, double
 		 unsplit);
 }
 
-/* The caveat naming rows drawn unsplit. */
-static void cpu_caveat(char *out, size_t n, const char *rows)
+/* The variables line: the caveat naming the nunsplit rows drawn unsplit,
+ * their count and the title. */
+static void cpu_variables(char *out, size_t n, const char *rows, int nunsplit)
 {
 	size_t len = strlen(out);
 
 	snprintf(out + len, n - len, "# variables: caveat=\"grey: not split, under 5 ticks "
-		 "(%.0f ms) of CPU a run, too few for rusage to tell user from system: %s\";",
-		 5 * tick_ms(), rows);
+		 "(%.0f ms) of CPU a run, too few for rusage to tell user from system: %s\";"
+		 "nunsplit=%d;%s", 5 * tick_ms(), rows, nunsplit, cpu_title);
 }
 
-static const char cpu_head[] =
-	"# cpu-split: data for plots/cpu-split.gp, written by bench plot\n"
-	"# label  user_ms  sys_ms  wall_ms  unsplit_ms (CPU too short to split)\n";
-static const char cpu_title[] =
-	"ttl=\"CPU time split: user and system\\nhost testhost, Linux 6.1.0-test, "
-	"ext4; copy, 64M random data, warm cache\";\n";
+/* bench plot of dir writes want as its cpu-split data, and draws it. */
+static void check_cpu_split(char *dir, const char *want)
+{
+	char path[700];
+
+	CHECK_EQ_U64(plot(dir), 0);
+	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
+	CHECK(strcmp(slurp(path), want) == 0);
+	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
+	CHECK(access(path, F_OK) == 0);
+}
 
 /* splice and mmap unsplit (a grey bar of their total), sendfile and
  * readwrite split, and the caveat naming the two. */
 static void some_resolved(void)
 {
-	char *dir = folder("some", false), path[700], want[2048];
+	char *dir = folder("some", false), want[2048];
 	double t = tick_ms();
 
 	snprintf(want, sizeof(want), "%s", cpu_head);
@@ -117,19 +134,14 @@ static void some_resolved(void)
 	cpu_line(want, sizeof(want), "sendfile", 0, 5 * t, 20, 0);
 	cpu_line(want, sizeof(want), "mmap", 0, 0, 30, 4.9 * t);
 	cpu_line(want, sizeof(want), "readwrite 128K", t, 6 * t, 40, 0);
-	cpu_caveat(want, sizeof(want), "splice 64K, mmap");
-	snprintf(want + strlen(want), sizeof(want) - strlen(want), "nunsplit=2;%s", cpu_title);
-	CHECK_EQ_U64(plot(dir), 0);
-	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
-	CHECK(strcmp(slurp(path), want) == 0);
-	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
-	CHECK(access(path, F_OK) == 0);
+	cpu_variables(want, sizeof(want), "splice 64K, mmap", 2);
+	check_cpu_split(dir, want);
 }
 
 /* Every row under 5 ticks: all drawn unsplit, all named. */
 static void none_resolved(void)
 {
-	char *dir = folder("none", true), path[700], want[2048];
+	char *dir = folder("none", true), want[2048];
 	double t = tick_ms();
 
 	snprintf(want, sizeof(want), "%s", cpu_head);
@@ -137,13 +149,8 @@ static void none_resolved(void)
 	cpu_line(want, sizeof(want), "sendfile", 0, 0, 20, 4.9 * t);
 	cpu_line(want, sizeof(want), "mmap", 0, 0, 30, 4.9 * t);
 	cpu_line(want, sizeof(want), "readwrite 128K", 0, 0, 40, 2 * t);
-	cpu_caveat(want, sizeof(want), "splice 64K, sendfile, mmap, readwrite 128K");
-	snprintf(want + strlen(want), sizeof(want) - strlen(want), "nunsplit=4;%s", cpu_title);
-	CHECK_EQ_U64(plot(dir), 0);
-	snprintf(path, sizeof(path), "%s/plot-cpu-split.dat", dir);
-	CHECK(strcmp(slurp(path), want) == 0);
-	snprintf(path, sizeof(path), "%s/cpu-split.svg", dir);
-	CHECK(access(path, F_OK) == 0);
+	cpu_variables(want, sizeof(want), "splice 64K, sendfile, mmap, readwrite 128K", 4);
+	check_cpu_split(dir, want);
 }
 
 /* A warm 1M row of workload wl: its buffer, median in ms and batch. */
@@ -158,17 +165,13 @@ static void put_plain(FILE *f, const char *wl, const char *strategy, unsigned bu
 /* copy's readwrite at one buffer; transform's pipe at three. */
 static void sweep_of_another_workload(void)
 {
-	char dir[600], path[700], *dat;
+	char dir[600];
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s/sweep", test_tmpdir());
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
+	f = synth_summary_header(dir, header);
 	if (!f)
 		return;
-	fputs(header, f);
 	put_plain(f, "copy", "readwrite", 131072, 1, 0);
 	put_plain(f, "copy", "sendfile", 0, 2, 0);
 	put_plain(f, "transform", "pipe", 8192, 8, 0);
@@ -179,9 +182,7 @@ static void sweep_of_another_workload(void)
 	put_plain(f, "transform", "tcp", 65536, 5, 0);
 	fclose(f);
 	CHECK_EQ_U64(plot(dir), 0);
-	snprintf(path, sizeof(path), "%s/plot-buffer-sweep.dat", dir);
-	dat = slurp(path);
-	CHECK(strcmp(dat, "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
+	CHECK(strcmp(dat_of(dir, "buffer-sweep"), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
 		     "# pipe batch buf\n# colour pipe #ff9896\n"
 		     "8192 125.000 \"8K\"\n65536 250.000 \"64K\"\n4194304 500.000 \"4M\"\n\n\n"
 		     "# pipe batch 5000\n# colour pipe #b36a69\n65536 333.333 \"64K\"\n\n\n"
@@ -191,9 +192,7 @@ static void sweep_of_another_workload(void)
 		     "sweep\\nhost testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm "
 		     "cache\";names=\"'pipe batch buf' 'pipe batch 5000' 'tcp batch buf' "
 		     "'pipe batch 1' \";nblocks=4;\n") == 0);
-	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
-	dat = slurp(path);
-	CHECK(strcmp(dat, "# throughput: data for plots/throughput.gp, written by bench plot\n"
+	CHECK(strcmp(dat_of(dir, "throughput"), "# throughput: data for plots/throughput.gp, written by bench plot\n"
 		     "# copy\n"
 		     "\"readwrite 128K\" 1000.000 1000.000 1000.000 \"\" 13416820\n"
 		     "\"sendfile\" 500.000 500.000 500.000 \"\" 1784412\n\n\n"
@@ -209,6 +208,22 @@ static void sweep_of_another_workload(void)
 		     "'transform, 1M text data, warm cache' \";nblocks=2;\n") == 0);
 }
 
+/* rows as the results folder test_tmpdir()/name, plotted (exit 0): the
+ * path of the data file bench plot wrote for chart, a static buffer. */
+static const char *plotted_dat(const char *name, const struct synth_row *rows, size_t n,
+			       const char *chart)
+{
+	static char dat[700];
+	char dir[600];
+
+	CHECK_EQ_U64(synth_plot_rows(name, rows, n, dir, sizeof(dir)), 0);
+	snprintf(dat, sizeof(dat), "%s/plot-%s.dat", dir, chart);
+	return dat;
+}
+
+#define PLOTTED_DAT(name, rows, chart) \
+	plotted_dat(name, rows, sizeof(rows) / sizeof((rows)[0]), chart)
+
 /* The fastest pipe is batch 5000, run at 64K only; batch buf ran at 8K,
  * 64K and 4M: every (strategy, batch) is drawn, one point per buffer. */
 static const struct synth_row sweep_rows[] = {
@@ -222,11 +237,10 @@ static const struct synth_row sweep_rows[] = {
 
 static void sweep_fastest_at_one_buffer(void)
 {
-	char dir[600], dat[700], out[700];
+	char out[700];
+	const char *dat = PLOTTED_DAT("sweep1", sweep_rows, "buffer-sweep");
 
-	CHECK_EQ_U64(synth_plot_rows("sweep1", sweep_rows,
-				     sizeof(sweep_rows) / sizeof(sweep_rows[0]), dir, sizeof(dir)), 0);
-	snprintf(dat, sizeof(dat), "%s/plot-buffer-sweep.dat", dir);
+	snprintf(out, sizeof(out), "%s.out", synth_dir("sweep1"));	/* bench plot's stdout */
 	CHECK(strcmp(slurp(dat), "# buffer-sweep: data for plots/buffer-sweep.gp, written by bench plot\n"
 		     "# pipe batch 5000\n# colour pipe #ff9896\n65536 1000.000 \"64K\"\n\n\n"
 		     "# pipe batch buf\n# colour pipe #b36a69\n"
@@ -235,7 +249,6 @@ static void sweep_fastest_at_one_buffer(void)
 		     "# variables: colours=\"#ff9896 #b36a69 #b15928 \";ttl=\"Buffer-size sweep\\n"
 		     "host testhost, Linux 6.1.0-test, ext4; transform, 1M text data, warm cache\";"
 		     "names=\"'pipe batch 5000' 'pipe batch buf' 'tcp batch buf' \";nblocks=3;\n") == 0);
-	snprintf(out, sizeof(out), "%s.out", dir);	/* bench plot's stdout */
 	CHECK(strstr(synth_slurp(out), "buffer-sweep: wrote ") != NULL);
 }
 
@@ -262,11 +275,8 @@ static void throughput_failed_workload_drawn(void)
 		{ "split", "readwrite", .median_ms = 1, .status = "failed: verification" },
 		{ "split", "copy_file_range", .median_ms = 1, .status = "unavailable: test" },
 	};
-	char dir[600], dat[700];
+	const char *dat = PLOTTED_DAT("failed", rows, "throughput");
 
-	CHECK_EQ_U64(synth_plot_rows("failed", rows, sizeof(rows) / sizeof(rows[0]), dir,
-				     sizeof(dir)), 0);
-	snprintf(dat, sizeof(dat), "%s/plot-throughput.dat", dir);
 	CHECK(strstr(slurp(dat), "# split\n\"readwrite\" 0 0 0 \"failed\" ") != NULL);
 	CHECK(strstr(slurp(dat), "\n\"copy_file_range\" 0 0 0 \"unavailable\" ") != NULL);
 	CHECK(strstr(slurp(dat), "bars0=1;bars1=0;") != NULL);
@@ -283,11 +293,8 @@ static void compare_left_out_said(void)
 		{ "copy", "readwrite", .fs = "xfs", .median_ms = 2 },
 		{ "copy", "readwrite", .fs = "btrfs", .size = 2097152, .median_ms = 2 },
 	};
-	char dir[600], dat[700];
+	const char *dat = PLOTTED_DAT("left", rows, "compare");
 
-	CHECK_EQ_U64(synth_plot_rows("left", rows,
-				     sizeof(rows) / sizeof(rows[0]), dir, sizeof(dir)), 0);
-	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	CHECK(strstr(slurp(dat), "\"ext4\" 1000.000 1000.000 1000.000\n"
 		     "\"xfs\" 500.000 500.000 500.000\n\n\n") != NULL);
 	CHECK(strstr(slurp(dat), ";caveat=\"left out: btrfs (no copy, 1M text data, warm "
@@ -299,11 +306,9 @@ static void compare_left_out_said(void)
  * each panel reads its own bars. */
 static void compare_blocks_counted(void)
 {
-	char dir[600], dat[700], labels[512];
+	const char *dat = PLOTTED_DAT("envs", envs_rows, "compare");
+	char labels[512];
 
-	CHECK_EQ_U64(synth_plot_rows("envs", envs_rows,
-				     sizeof(envs_rows) / sizeof(envs_rows[0]), dir, sizeof(dir)), 0);
-	snprintf(dat, sizeof(dat), "%s/plot-compare.dat", dir);
 	CHECK(strcmp(slurp(dat), "# compare: data for plots/compare.gp, written by bench plot\n"
 		     "# copy\n# colours #ccb974 #1b3a5c \n"
 		     "\"ext4\" 1000.000 1000.000 1000.000 500.000 500.000 500.000\n"
@@ -338,18 +343,15 @@ static void compare_blocks_counted(void)
  * heads it, not by all its bytes (2000K). */
 static void tree_title_names_shape(void)
 {
-	char *dir = synth_dir("tree"), path[700], out[700];
+	char *dir = synth_dir("tree"), out[700];
 	char *argv[] = { "plot", dir, NULL };
 	FILE *f;
 
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
+	f = synth_summary_header(dir, "workload,strategy,dataset,size_bytes,buffer_bytes,cache,"
+				 "runs,median_ns,min_ns,max_ns,files,file_size,files_per_s,status,"
+				 "host,kernel,fs_type,cpu_model\n");
 	if (!f)
 		return;
-	fputs("workload,strategy,dataset,size_bytes,buffer_bytes,cache,runs,median_ns,min_ns,"
-	      "max_ns,files,file_size,files_per_s,status,host,kernel,fs_type,cpu_model\n", f);
 	fputs("tree,inode-order,tree,2048000,0,warm,5,10000000,9000000,11000000,500,4096,50000,"
 	      "ok,testhost,6.1.0-test,ext4,cpu\n", f);
 	fputs("tree,pool,tree,2048000,0,warm,5,20000000,19000000,21000000,500,4096,25000,"
@@ -357,8 +359,7 @@ static void tree_title_names_shape(void)
 	fclose(f);
 	snprintf(out, sizeof(out), "%s/../tree.out", dir);
 	CHECK_EQ_U64(synth_plot(2, argv, out), 0);
-	snprintf(path, sizeof(path), "%s/plot-throughput.dat", dir);
-	CHECK(strstr(slurp(path), "panels=\"'tree, 500 x 4K tree data, warm cache' \";") != NULL);
+	CHECK(strstr(dat_of(dir, "throughput"), "panels=\"'tree, 500 x 4K tree data, warm cache' \";") != NULL);
 }
 
 int main(void)

@@ -10,6 +10,7 @@
  * over that row's.
  */
 #include "results/summary.h"
+#include "support/limit_synth.h"
 #include "support/testutil.h"
 
 #include <math.h>
@@ -35,21 +36,8 @@ static struct run_result runs[NCASES];
 
 static void fill_case(struct bench_case *c, int i, struct dataset *ds, double ms)
 {
-	memset(c, 0, sizeof(*c));
-	c->spec.wl = workload_find(i < DEV_READ ? "copy" : "limit");
-	c->spec.variant = names[i];
-	c->spec.strategy = i < DEV_READ ? strategy_find(names[i]) : NULL;
-	c->spec.ds = ds;
-	c->spec.size = SIZE;
+	synth_cold_case(c, &runs[i], names[i], i >= DEV_READ, ds, SIZE, ms);
 	c->spec.threads = i == DEV_MT ? 4 : 0;
-	c->cache = CACHE_COLD;
-	c->state = CASE_OK;
-	memset(&runs[i], 0, sizeof(runs[i]));
-	runs[i].rep = 1;
-	runs[i].verified = true;
-	runs[i].wall_ns = (uint64_t)(ms * 1e6);
-	c->runs = &runs[i];
-	c->nruns = c->cap_runs = 1;
 }
 
 static int row_index(const char *name)

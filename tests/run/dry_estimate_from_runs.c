@@ -57,12 +57,12 @@ static void write_file(const char *path, const char *text)
 
 int main(void)
 {
-	char dir[] = "/tmp/dry_estimate_XXXXXX", path[256], found[512];
+	const char *dir = test_tmpdir();
+	char path[256], found[512];
 	struct estimate e, plain;
 	struct bench_case c;
 	FILE *f;
 
-	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
 	CHECK(mkdir(path, 0700) == 0);
 	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1/runs.csv", dir);
@@ -122,13 +122,6 @@ int main(void)
 	estimate_init(&e);
 	CHECK_EQ_U64(estimate_learn_recent(&e, dir, "h1", 1), 1);
 	CHECK(estimate_rate_of(&e, "split")->runs == 0);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/20251231T000000Z-h1", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1/runs.csv", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/20260101T000000Z-h1", dir);
-	rmdir(path);
-	rmdir(dir);
+	test_cleanup_dir();
 	return test_report("dry_estimate_from_runs");
 }

@@ -35,15 +35,22 @@ static const char *cell(const struct csv_table *t, size_t row, const char *name)
 	return c < 0 ? "" : csv_cell(t, row, (size_t)c);
 }
 
+/* The results file name of the folder out into t: csv_read's result. */
+static int read_results(const char *out, const char *name, struct csv_table *t)
+{
+	char path[1200], why[256];
+
+	snprintf(path, sizeof(path), "%s/%s", out, name);
+	return csv_read(path, t, why, sizeof(why));
+}
+
 /* summary.csv: one ok row per strategy with 2 counted runs and the fsync flag. */
 static void check_summary(const char *out, bool fsync)
 {
 	struct csv_table t = { 0 };
-	char path[1200], why[256];
 	unsigned seen = 0;
 
-	snprintf(path, sizeof(path), "%s/summary.csv", out);
-	CHECK(csv_read(path, &t, why, sizeof(why)) == 0);
+	CHECK(read_results(out, "summary.csv", &t) == 0);
 	if (t.ncols == 0)
 		return;
 	for (size_t r = 0; r < t.nrows; r++) {
@@ -64,11 +71,9 @@ static void check_summary(const char *out, bool fsync)
 static void check_runs(const char *out, bool fsync)
 {
 	struct csv_table t = { 0 };
-	char path[1200], why[256];
 	unsigned seen = 0;
 
-	snprintf(path, sizeof(path), "%s/runs.csv", out);
-	CHECK(csv_read(path, &t, why, sizeof(why)) == 0);
+	CHECK(read_results(out, "runs.csv", &t) == 0);
 	if (t.ncols == 0)
 		return;
 	for (size_t r = 0; r < t.nrows; r++) {
@@ -84,11 +89,9 @@ static void check_runs(const char *out, bool fsync)
 static void check_fdatasync(const char *out, bool fsync)
 {
 	struct csv_table t = { 0 };
-	char path[1200], why[256];
 	unsigned counted[NSTRAT] = { 0 }, rows = 0;
 
-	snprintf(path, sizeof(path), "%s/syscalls.csv", out);
-	if (csv_read(path, &t, why, sizeof(why)) || t.nrows == 0) {
+	if (read_results(out, "syscalls.csv", &t) || t.nrows == 0) {
 		printf("note: no syscall counts (ptrace not permitted?): fdatasync count not checked\n");
 		if (t.ncols)
 			csv_free(&t);

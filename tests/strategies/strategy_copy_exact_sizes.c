@@ -88,23 +88,31 @@ static uint64_t file_size(int fd)
 	return fstat(fd, &st) ? UINT64_MAX : (uint64_t)st.st_size;
 }
 
+/* The job from src to dst by s; its result, said on stderr when not 0. */
+static int run_copy(const struct copy_strategy *s, struct copy_job *job, int src, int dst,
+		    const char *what)
+{
+	int ret;
+
+	job->src_fd = src;
+	job->dst_fd = dst;
+	ret = s->copy(job);
+	if (ret)
+		fprintf(stderr, "%s: %s copy of %llu bytes: %s\n", s->name, what,
+			(unsigned long long)job->len, strerror(-ret));
+	return ret;
+}
+
 static void check_whole(const struct copy_strategy *s, const unsigned char *data,
 			uint64_t size)
 {
 	struct copy_job job = { .len = size, .buffer_size = 64 * 1024 };
 	int src = open_file("src", O_CREAT | O_TRUNC);
 	int dst = open_file("dst", O_CREAT | O_TRUNC);
-	int ret;
 
 	CHECK(src >= 0 && dst >= 0);
 	CHECK(write_at(src, data, size, 0) == 0);
-	job.src_fd = src;
-	job.dst_fd = dst;
-	ret = s->copy(&job);
-	if (ret)
-		fprintf(stderr, "%s: whole copy of %llu bytes: %s\n", s->name,
-			(unsigned long long)size, strerror(-ret));
-	CHECK(ret == 0);
+	CHECK(run_copy(s, &job, src, dst, "whole") == 0);
 	CHECK_EQ_U64(file_size(dst), size);
 	CHECK(file_matches(dst, data, size, 0));
 	close(dst);
@@ -121,23 +129,18 @@ static void check_range(const struct copy_strategy *s, const unsigned char *data
 	uint64_t dst_size = RANGE_DST_OFF + size + RANGE_TAIL;
 	int src = open_file("src", O_CREAT | O_TRUNC);
 	int dst = open_file("dst", O_CREAT | O_TRUNC);
-	int ret;
 
 	CHECK(src >= 0 && dst >= 0);
 	CHECK(write_at(src, data, RANGE_SRC_OFF + size, 0) == 0);
 	CHECK(write_at(dst, fill, dst_size, 0) == 0);
-	job.src_fd = src;
-	job.dst_fd = dst;
 	if ((s->flags & STRATEGY_SHARES_EXTENTS) && size) {
+		job.src_fd = src;
+		job.dst_fd = dst;
 		/* extents are shared in whole blocks: odd offsets are refused */
 		CHECK(s->copy(&job) == -EINVAL);
 		goto out_close;
 	}
-	ret = s->copy(&job);
-	if (ret)
-		fprintf(stderr, "%s: range copy of %llu bytes: %s\n", s->name,
-			(unsigned long long)size, strerror(-ret));
-	CHECK(ret == 0);
+	CHECK(run_copy(s, &job, src, dst, "range") == 0);
 	CHECK_EQ_U64(file_size(dst), dst_size);
 	CHECK(file_matches(dst, fill, RANGE_DST_OFF, 0));
 	CHECK(file_matches(dst, data + RANGE_SRC_OFF, size, RANGE_DST_OFF));
@@ -156,16 +159,10 @@ static void check_far_range(const struct copy_strategy *s, const unsigned char *
 	};
 	int src = open_file("src", O_CREAT | O_TRUNC);
 	int dst = open_file("dst", O_CREAT | O_TRUNC);
-	int ret;
 
 	CHECK(src >= 0 && dst >= 0);
 	CHECK(write_at(src, data, FAR_LEN, FAR_SRC_OFF) == 0);
-	job.src_fd = src;
-	job.dst_fd = dst;
-	ret = s->copy(&job);
-	if (ret)
-		fprintf(stderr, "%s: copy beyond 4 GiB: %s\n", s->name, strerror(-ret));
-	CHECK(ret == 0);
+	CHECK(run_copy(s, &job, src, dst, "beyond-4-GiB range") == 0);
 	CHECK_EQ_U64(file_size(dst), FAR_DST_OFF + FAR_LEN);
 	CHECK(file_matches(dst, data, FAR_LEN, FAR_DST_OFF));
 	close(dst);

@@ -100,6 +100,41 @@ wait_for() {
 	done
 }
 
+# wait_process PID PATTERN: until a process's command line matches PATTERN
+# (pgrep -f), or PID ended; 1 if it ended.
+wait_process() {
+	until pgrep -f "$2" >/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.01
+	done
+}
+
+# interrupt PID: SIGINT to PID, a child of this shell; RC is its exit status.
+interrupt() {
+	kill -INT "$1"
+	wait "$1"
+	RC=$?
+}
+
+# bench_ok OUT ARGS...: bench ARGS --out OUT --quiet exits 0 and writes
+# OUT/runs.csv; when it writes none, the script ends there (finish).
+bench_ok() {
+	local out=$1
+	shift
+	run "$BENCH" "$@" --out "$out" --quiet
+	expect_eq "bench $*: exit" "$RC" 0
+	[ -f "$out/runs.csv" ] || { fail "no runs.csv: $(cat "$T/.err")"; finish; }
+}
+
+# csv_awk [AWK OPTION...] PROGRAM FILE: awk -F, PROGRAM over FILE, a CSV
+# file without quoted fields (runs.csv), with col[NAME] the column of each
+# name of its header line.
+csv_awk() {
+	local opts=("${@:1:$#-2}") prog=${*: -2:1} file=${*: -1}
+	awk -F, "${opts[@]}" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+'"$prog" "$file"
+}
+
 # skip WHY: the whole script cannot run here.
 skip() {
 	echo "SKIP: $*"

@@ -8,7 +8,6 @@
 #include "support/testutil.h"
 
 #include <string.h>
-#include <sys/wait.h>
 
 static char text[1 << 16];
 
@@ -16,18 +15,9 @@ static char text[1 << 16];
 static int help_of(const char *gbench, const char *flag)
 {
 	char cmd[1024];
-	size_t got;
-	FILE *p;
-	int status;
 
 	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", gbench, flag);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	got = fread(text, 1, sizeof(text) - 1, p);
-	text[got] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return test_run(cmd, text, sizeof(text));
 }
 
 static void check_help(const char *gbench, const char *flag)

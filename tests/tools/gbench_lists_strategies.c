@@ -14,19 +14,13 @@
 
 static char listing[1 << 20];
 
+/* bench_gbench's list of benchmarks into listing; its exit status, or -1. */
 static int read_listing(const char *gbench, const char *dir)
 {
 	char cmd[1024];
-	size_t got;
-	FILE *p;
 
 	snprintf(cmd, sizeof(cmd), "'%s' --dir='%s' --benchmark_list_tests", gbench, dir);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	got = fread(listing, 1, sizeof(listing) - 1, p);
-	listing[got] = '\0';
-	return pclose(p);
+	return test_run(cmd, listing, sizeof(listing));
 }
 
 int main(int argc, char **argv)

@@ -21,18 +21,6 @@
 
 extern const struct workload workload_split;
 
-/* Used only until the dataset module's definition is linked in. */
-__attribute__((weak)) int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash)
-{
-	char *buf = malloc(len ? len : 1);
-	ssize_t got = buf ? pread(fd, buf, len, (off_t)off) : -1;
-
-	if (got >= 0 && (uint64_t)got == len)
-		*hash = XXH3_64bits(buf, len);
-	free(buf);
-	return got >= 0 && (uint64_t)got == len ? 0 : -EIO;
-}
-
 /* The naive splitter's name: the workload picks its path by it. */
 static const struct copy_strategy split_lines_stand_in = {
 	.name = "lines",

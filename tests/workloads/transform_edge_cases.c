@@ -23,18 +23,6 @@
 
 extern const struct workload workload_transform;
 
-/* Used only until the dataset module's definition is linked in. */
-__attribute__((weak)) int hash_fd_range(int fd, uint64_t off, uint64_t len, uint64_t *hash)
-{
-	char *buf = malloc(len ? len : 1);
-	ssize_t got = buf ? pread(fd, buf, len, (off_t)off) : -1;
-
-	if (got >= 0 && (uint64_t)got == len)
-		*hash = XXH3_64bits(buf, len);
-	free(buf);
-	return got >= 0 && (uint64_t)got == len ? 0 : -EIO;
-}
-
 /* The transform, written independently of the workload's. */
 static char *expected_output(const char *s, size_t n, size_t *outn)
 {

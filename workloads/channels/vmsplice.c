@@ -16,6 +16,7 @@
  * retired (kept mapped until close) and a larger one takes its place.
  */
 #include "channel.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,21 +194,25 @@ static int vms_send(struct channel_conn *conn, size_t len)
 	return vms_push_region(st, (struct vms_region){ st->sent, start });
 }
 
+struct vms_drain_step {
+	int in_fd, out_fd;
+	size_t len;
+};
+
+static ssize_t vms_drain_splice(void *arg)
+{
+	const struct vms_drain_step *d = arg;
+
+	return splice(d->in_fd, NULL, d->out_fd, NULL, d->len, SPLICE_F_MOVE);
+}
+
 static int vms_drain(struct channel_conn *conn, int out_fd)
 {
 	struct vms_state *st = conn->priv;
+	struct vms_drain_step d = { .in_fd = conn->fd[0], .out_fd = out_fd,
+				    .len = st->pipe_bytes };
 
-	for (;;) {
-		ssize_t n = splice(conn->fd[0], NULL, out_fd, NULL, st->pipe_bytes,
-				   SPLICE_F_MOVE);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-	}
+	return move_until_end(vms_drain_splice, &d, NULL);
 }
 
 static int vms_close(struct channel_conn *conn)
