@@ -25,9 +25,9 @@
  * manifest beside the file so that later runs can reuse it (dataset_cache.c).
  */
 #include "dataset_internal.h"
+#include "stream.h"
 #include "lib/fileio.h"
 #include "lib/rng.h"
-#include "stream.h"
 #include "lib/units.h"
 
 

@@ -10,8 +10,8 @@
  * 'f', its size and its content's XXH3-64 (both 0 for a folder), as
  * little-endian 64-bit numbers.
  */
-#include "tree_internal.h"
 #include "hash.h"
+#include "tree_internal.h"
 #include "lib/fileio.h"
 #include "lib/units.h"
 

@@ -14,8 +14,8 @@
  * their quantiles below, linear between them, clipped at 1 MiB
  * (docs/tree.md says how they were measured).
  */
-#include "tree_internal.h"
 #include "stream.h"
+#include "tree_internal.h"
 #include "lib/fileio.h"
 #include "lib/rng.h"
 #include "lib/units.h"

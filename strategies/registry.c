@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of strategies (registry.h). */
-#include "lib/registry.h"
 #include "strategy.h"
+#include "lib/registry.h"
 
 #include <errno.h>
 #include <stddef.h>

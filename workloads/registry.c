@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* registry.c - the table of workloads (registry.h). */
-#include "lib/registry.h"
 #include "workload.h"
+#include "lib/registry.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -29,8 +29,8 @@
  * file and hash, so many cases on one dataset compute it once).
  */
 #include "workload.h"
-#include "workloads/channels/channel.h"
 #include "lib/fileio.h"
+#include "workloads/channels/channel.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -18,9 +18,9 @@
 #ifndef COPYBENCH_AB_H
 #define COPYBENCH_AB_H
 
+#include "datasets/dataset.h"
 #include "host/cache.h"
 #include "options/cli.h"
-#include "datasets/dataset.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -11,8 +11,8 @@
  * failed, 2 bad usage or a case A failed, 3 inconclusive.
  */
 #include "ab_internal.h"
-#include "lib/fsinfo.h"
 #include "host/interrupt.h"
+#include "lib/fsinfo.h"
 #include "strategies/strategy.h"
 
 #include <errno.h>

@@ -7,8 +7,8 @@
 #include "check.h"
 #include "lib/csv.h"
 #include "lib/json.h"
-#include "results/meta.h"
 #include "lib/stats.h"
+#include "results/meta.h"
 
 #include <errno.h>
 #include <inttypes.h>

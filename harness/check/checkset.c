@@ -7,9 +7,9 @@
  */
 #include "checkset.h"
 #include "checkset_internal.h"
-#include "results/columns.h"
-#include "lib/stats.h"
 #include "lib/csv.h"
+#include "lib/stats.h"
+#include "results/columns.h"
 #include "workloads/workload.h"
 
 #include <errno.h>

@@ -12,9 +12,9 @@
  */
 #include "checkset.h"
 #include "checkset_internal.h"
-#include "results/columns.h"
 #include "lib/csv.h"
 #include "lib/stats.h"
+#include "results/columns.h"
 
 #include <errno.h>
 #include <inttypes.h>

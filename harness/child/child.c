@@ -2,8 +2,8 @@
 /* child.c - a fresh child process per measured run (see child.h). */
 #include "child.h"
 #include "disturb.h"
-#include "lib/fileio.h"
 #include "host/interrupt.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

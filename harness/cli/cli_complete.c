@@ -6,11 +6,11 @@
  * completed (strategy, workload and choice names, comma lists included;
  * files and folders); elsewhere the subcommand's options.
  */
-#include "workloads/channels/channel.h"
-#include "options/cli.h"
 #include "commands.h"
 #include "datasets/dataset.h"
+#include "options/cli.h"
 #include "strategies/strategy.h"
+#include "workloads/channels/channel.h"
 #include "workloads/workload.h"
 
 #include <string.h>

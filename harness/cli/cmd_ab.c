@@ -4,10 +4,10 @@
  * (workers, rounds, verdicts) is harness/ab/ (ab.h). The options and
  * --help are the option table's (cli_table.c).
  */
-#include "ab/ab.h"
-#include "options/cli.h"
 #include "commands.h"
+#include "ab/ab.h"
 #include "host/paths.h"
+#include "options/cli.h"
 
 #include <limits.h>
 

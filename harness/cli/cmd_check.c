@@ -5,10 +5,10 @@
  * `bench baseline save RESULTS FILE`: write the compact baseline file to
  * commit (checkset.c). Exit codes: 0 ok, 1 regression, 2 bad input.
  */
-#include "check/check.h"
-#include "options/cli.h"
 #include "commands.h"
+#include "check/check.h"
 #include "lib/stats.h"
+#include "options/cli.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,14 +7,14 @@
  * longer exists), and the log of where bench freed inodes lately (freed.h).
  * Results are the user's: never touched.
  */
-#include "options/cli.h"
 #include "commands.h"
 #include "datasets/dataset.h"
-#include "run/freed.h"
-#include "host/paths.h"
-#include "run/runner.h"
 #include "fs/testfs.h"
+#include "host/paths.h"
 #include "lib/units.h"
+#include "options/cli.h"
+#include "run/freed.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <stdbool.h>

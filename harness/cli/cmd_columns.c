@@ -4,9 +4,9 @@
  * Markdown tables of results/README.md (columns_print_markdown, from the
  * column table); not in the usage, tools/readme-columns.sh runs it.
  */
+#include "commands.h"
 #include "options/cli.h"
 #include "results/columns.h"
-#include "commands.h"
 
 #include <stdbool.h>
 #include <stdio.h>

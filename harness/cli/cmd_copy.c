@@ -10,15 +10,15 @@
  *
  * `bench copy --serve` is bench ab's worker instead (harness/ab/ab.h).
  */
+#include "commands.h"
 #include "ab/ab.h"
 #include "child/child.h"
-#include "options/cli.h"
-#include "commands.h"
+#include "datasets/treegen.h"
 #include "host/interrupt.h"
+#include "lib/units.h"
+#include "options/cli.h"
 #include "strategies/strategy.h"
 #include "syscount/syscount.h"
-#include "datasets/treegen.h"
-#include "lib/units.h"
 #include "workloads/workload.h"
 
 #include <errno.h>

@@ -6,10 +6,10 @@
  * lines of CLI_HISTORY_LIST, options/cli.h), whose work is
  * harness/history/'s (history.h).
  */
-#include "options/cli.h"
 #include "commands.h"
 #include "history/history.h"
 #include "lib/stats.h"
+#include "options/cli.h"
 
 #include <stdbool.h>
 #include <string.h>

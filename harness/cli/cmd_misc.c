@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /* cmd_misc.c - `bench list`, `bench gen`, `bench evict`. */
-#include "host/cache.h"
-#include "workloads/channels/channel.h"
-#include "options/cli.h"
-#include "options/command.h"
 #include "commands.h"
 #include "datasets/dataset.h"
+#include "host/cache.h"
 #include "host/interrupt.h"
 #include "lib/json.h"
+#include "lib/units.h"
+#include "options/cli.h"
+#include "options/command.h"
 #include "results/meta.h"
 #include "strategies/strategy.h"
-#include "lib/units.h"
+#include "workloads/channels/channel.h"
 #include "workloads/workload.h"
 
 #include <errno.h>

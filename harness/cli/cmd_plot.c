@@ -4,8 +4,8 @@
  * operands (the latest results folder when none is named); the charts are
  * drawn by plot_results (harness/plot/plot_run.c).
  */
-#include "options/cli.h"
 #include "commands.h"
+#include "options/cli.h"
 #include "plot/plot.h"
 
 #include <stdlib.h>

@@ -3,10 +3,10 @@
  * cmd_run.c - `bench [options]`: parse the options, then take the steps of a
  * run (run_steps.c) here, or once per filesystem with --fs (run_fs.c).
  */
-#include "options/cli.h"
-#include "host/interrupt.h"
 #include "commands.h"
 #include "run.h"
+#include "host/interrupt.h"
+#include "options/cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>

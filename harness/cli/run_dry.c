@@ -5,9 +5,9 @@
  * printed; nothing is run and nothing kept.
  */
 #include "run_internal.h"
-#include "run/budget.h"
 #include "lib/fsinfo.h"
 #include "lib/units.h"
+#include "run/budget.h"
 
 #include <limits.h>
 #include <stdio.h>

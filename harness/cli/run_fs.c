@@ -15,12 +15,12 @@
  * the end, an error, SIGINT or SIGTERM (the runner stops at the next safe
  * point and the path below runs; the removal itself holds both signals).
  */
-#include "lib/fsinfo.h"
-#include "host/interrupt.h"
-#include "run/plan.h"
 #include "run.h"
 #include "fs/testfs.h"
+#include "host/interrupt.h"
+#include "lib/fsinfo.h"
 #include "lib/units.h"
+#include "run/plan.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,12 +8,12 @@
  * are run_steps.c's, the dry run run_dry.c's.
  */
 #include "run_internal.h"
-#include "run/budget.h"
 #include "lib/fsinfo.h"
+#include "plot/plot.h"
 #include "results/columns.h"
 #include "results/meta.h"
+#include "run/budget.h"
 #include "run/plan.h"
-#include "plot/plot.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,19 +5,19 @@
  * interleaved, write results and print the table. cmd_run.c takes them
  * once; `bench --fs` (run_fs.c) once per filesystem.
  */
-#include "results/columns.h"
 #include "commands.h"
+#include "run_internal.h"
 #include "host/interrupt.h"
 #include "host/memstate.h"
-#include "results/meta.h"
-#include "plot/plot.h"
-#include "lib/ranktest.h"
 #include "host/tune.h"
-#include "results/report.h"
-#include "run_internal.h"
-#include "run/budget.h"
 #include "lib/fsinfo.h"
+#include "lib/ranktest.h"
 #include "lib/stats.h"
+#include "plot/plot.h"
+#include "results/columns.h"
+#include "results/meta.h"
+#include "results/report.h"
+#include "run/budget.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -20,8 +20,8 @@
  * its mount options as the kernel shows them.
  */
 #include "testfs.h"
-#include "lib/fsinfo.h"
 #include "host/interrupt.h"
+#include "lib/fsinfo.h"
 #include "lib/units.h"
 
 #include <errno.h>

@@ -19,8 +19,8 @@
 #error "history_internal.h is private to harness/history/; include history.h"
 #endif
 
-#include "check/checkset.h"
 #include "history.h"
+#include "check/checkset.h"
 
 #include <limits.h>
 #include <sqlite3.h>

@@ -12,8 +12,8 @@
  * `history` beside the database).
  */
 #include "history_internal.h"
-#include "plot/plot.h"
 #include "lib/fsinfo.h"
+#include "plot/plot.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,8 +6,8 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "lib/fsinfo.h"
 #include "machine.h"
+#include "lib/fsinfo.h"
 
 struct sysinfo_env {
 	char host[128];

@@ -6,8 +6,8 @@
  * chart (PNG, then SVG) on plots/<chart>.gp, and finding gnuplot, the
  * scripts and the latest results folder.
  */
-#include "host/paths.h"
 #include "plot_internal.h"
+#include "host/paths.h"
 
 #include <dirent.h>
 #include <errno.h>

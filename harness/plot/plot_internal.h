@@ -32,8 +32,8 @@
 #error "plot_internal.h is private to harness/plot/; include plot.h"
 #endif
 
-#include "lib/csv.h"
 #include "plot.h"
+#include "lib/csv.h"
 
 #include <limits.h>
 #include <stdbool.h>

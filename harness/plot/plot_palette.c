@@ -13,9 +13,9 @@
  * close get shades of their colour, so that no two rows look alike.
  */
 #include "plot_internal.h"
-#include "workloads/channels/channel.h"
 #include "options/command.h"
 #include "strategies/strategy.h"
+#include "workloads/channels/channel.h"
 #include "workloads/workload.h"
 
 #include <math.h>

@@ -23,10 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "summary.h"
 #include "lib/csv.h"
 #include "run/column.h"
 #include "run/runner.h"
-#include "summary.h"
 
 enum col_file { COLFILE_RUNS, COLFILE_SUMMARY, COLFILE_SYSCALLS, COLFILE_COUNT };
 

@@ -5,8 +5,8 @@
  * function, in the order of the file.
  */
 #include "meta.h"
-#include "host/cache.h"
 #include "columns.h"
+#include "host/cache.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 

@@ -7,9 +7,9 @@
  */
 #include "report.h"
 #include "columns.h"
+#include "meta.h"
 #include "lib/csv.h"
 #include "lib/json.h"
-#include "meta.h"
 #include "lib/units.h"
 
 #include <errno.h>

@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "run/runner.h"
-#include "lib/stats.h"
 #include "summary.h"
+#include "lib/stats.h"
+#include "run/runner.h"
 
 /* Writes runs.csv, summary.csv and syscalls.csv into dir. 0 or -errno. */
 int report_write_csv(const struct runner *r, const struct case_summary *sums,

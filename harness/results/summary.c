@@ -16,8 +16,8 @@
  * strategy never moves its %limit.
  */
 #include "summary.h"
-#include "workloads/channels/channel.h"
 #include "lib/stats.h"
+#include "workloads/channels/channel.h"
 
 #include <math.h>
 #include <stdlib.h>

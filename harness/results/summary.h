@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 #include "lib/modes.h"
-#include "run/runner.h"
 #include "lib/stats.h"
+#include "run/runner.h"
 
 /*
  * What kind of work a row measures. Only page-cache copies are ranked

@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host/cache.h"
 #include "datasets/dataset.h"
+#include "host/cache.h"
+#include "host/sysinfo.h"
 #include "strategies/strategy.h"
 #include "syscount/syscount.h"
-#include "host/sysinfo.h"
 #include "workloads/workload.h"
 
 /* What the destination was when a run began (runner_destination). */

@@ -7,10 +7,10 @@
  * command line selects are checked first (plan_select.c).
  */
 #include "plan_internal.h"
-#include "workloads/channels/channel.h"
+#include "lib/units.h"
 #include "options/command.h"
 #include "options/select.h"
-#include "lib/units.h"
+#include "workloads/channels/channel.h"
 
 #include <errno.h>
 #include <sys/stat.h>

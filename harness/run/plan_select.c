@@ -7,10 +7,10 @@
  * to run. The cases themselves are plan.c's.
  */
 #include "plan_internal.h"
-#include "workloads/channels/channel.h"
-#include "options/command.h"
 #include "lib/fsinfo.h"
+#include "options/command.h"
 #include "options/select.h"
+#include "workloads/channels/channel.h"
 
 #include <stdio.h>
 #include <string.h>

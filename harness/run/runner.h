@@ -9,14 +9,14 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "options/options.h"
-#include "child/disturb.h"
-#include "progress.h"
 #include "case.h"
 #include "costs.h"
 #include "estimate.h"
 #include "freed.h"
+#include "progress.h"
+#include "child/disturb.h"
 #include "host/sysinfo.h"
+#include "options/options.h"
 
 /* When the invocation ran (CLOCK_REALTIME), and how it ended: meta.json. */
 struct meta_times {

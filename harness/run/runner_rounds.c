@@ -5,8 +5,8 @@
  * (adaptive, --repeat or --budget); the disturbed runs run again. One run
  * of one case is runner.c's (runner_run_once).
  */
-#include "runner.h"
 #include "budget.h"
+#include "runner.h"
 #include "host/interrupt.h"
 #include "lib/rng.h"
 #include "lib/stats.h"

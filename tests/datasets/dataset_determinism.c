@@ -5,8 +5,8 @@
  * documented shape, and dataset_ensure reuses a file only while its manifest
  * matches.
  */
-#include "support/testutil.h"
 #include "datasets/dataset.h"
+#include "support/testutil.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,8 +11,8 @@
  * special file is refused with a line naming it; dataset_ensure reuses a
  * tree only while it is unchanged, and dataset_clean removes it.
  */
-#include "support/testutil.h"
 #include "datasets/dataset.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <limits.h>

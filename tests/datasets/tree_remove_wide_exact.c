@@ -8,8 +8,8 @@
  * give the same count; a plain file is unlinked; a missing path is nothing
  * to do.
  */
-#include "support/testutil.h"
 #include "datasets/treegen.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

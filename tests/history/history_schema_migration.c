@@ -8,8 +8,8 @@
  * columns are, name by name, the identifying columns of the column table
  * (v3 added threads and queue_depth, rebuilding the cases and their children).
  */
-#include "results/columns.h"
 #include "history/history_internal.h"
+#include "results/columns.h"
 #include "support/history_synth.h"
 #include "support/testutil.h"
 

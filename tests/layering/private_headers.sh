@@ -5,8 +5,9 @@
 # may include it, however the #include names it (bare, by room, or by a
 # relative path). Nor does any include climb out of its folder with "../":
 # another room's header is named with its room ("run/runner.h"), which the
-# build's doors resolve (copybench_door in CMakeLists.txt). Prints each
-# include that breaks a rule, then the counts; exits 0 when both are 0, 1
+# build's doors resolve (copybench_door in CMakeLists.txt). And each run of
+# project includes is in order (below). Prints each
+# include that breaks a rule, then the counts; exits 0 when all are 0, 1
 # otherwise.
 set -u
 cd "${SOURCE_DIR:?SOURCE_DIR names the source tree}" || exit 1
@@ -39,6 +40,24 @@ while IFS= read -r hit; do
 done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
 	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.\./' "${product[@]}" | LC_ALL=C sort)
 
-echo "$checked includes of a private header, $wrong of another room's, $climbing climbing with ../"
+# Each run of project includes is in order: the file's own header, the
+# others of its folder (bare names), then other rooms' by path, each group
+# sorted, so a reader finds a name's room at a glance.
+unsorted=0
+while IFS= read -r hit; do
+	echo "$hit: out of order (own header, own folder's, then rooms' by name)"
+	unsorted=$((unsorted + 1))
+done < <(find "${product[@]}" \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -print0 |
+	LC_ALL=C sort -z | LC_ALL=C xargs -0 awk '
+	FNR == 1 { own = FILENAME; sub(/.*\//, "", own); sub(/\.[a-z]+$/, ".h", own); prev = "" }
+	/^#include "/ {
+		name = $2; gsub(/"/, "", name)
+		key = (name == own ? "0" : index(name, "/") ? "2" : "1") name
+		if (prev != "" && key < prev) print FILENAME ":" FNR ": " name
+		prev = key; next
+	}
+	{ prev = "" }')
+
+echo "$checked includes of a private header, $wrong of another room's, $climbing climbing with ../, $unsorted out of order"
 [ "$checked" -gt 0 ] || { echo "no include of a private header found: the scan is broken" >&2; exit 1; }
-[ "$wrong" -eq 0 ] && [ "$climbing" -eq 0 ]
+[ "$wrong" -eq 0 ] && [ "$climbing" -eq 0 ] && [ "$unsorted" -eq 0 ]

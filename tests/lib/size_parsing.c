@@ -4,8 +4,8 @@
  * rejects the rest with the right error; format_size prints the shortest
  * exact form and parses back to the same number.
  */
-#include "support/testutil.h"
 #include "lib/units.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <string.h>

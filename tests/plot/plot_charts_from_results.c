@@ -8,13 +8,13 @@
  * divided by, a cloned strategy's missing bar says "cloned"; without an
  * argument the latest folder under results/ is used.
  */
-#include "plot/plot.h"
-#include "support/plot_synth.h"
-#include "plot/plot_internal.h"
-#include "workloads/channels/channel.h"
 #include "options/command.h"
-#include "workloads/workload.h"
+#include "plot/plot.h"
+#include "plot/plot_internal.h"
+#include "support/plot_synth.h"
 #include "support/testutil.h"
+#include "workloads/channels/channel.h"
+#include "workloads/workload.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -8,12 +8,12 @@
  * shades of its colour, and so is a strategy whose colour is close to
  * another's in the chart.
  */
-#include "plot/plot_internal.h"
-#include "workloads/channels/channel.h"
 #include "options/command.h"
+#include "plot/plot_internal.h"
 #include "strategies/strategy.h"
-#include "workloads/workload.h"
 #include "support/testutil.h"
+#include "workloads/channels/channel.h"
+#include "workloads/workload.h"
 
 #include <stdlib.h>
 #include <string.h>

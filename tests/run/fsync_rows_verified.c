@@ -6,8 +6,8 @@
  * Syscalls are counted by ptrace; when ptrace is not permitted the count
  * checks are skipped with a note and the rows are still checked.
  */
-#include "support/testutil.h"
 #include "lib/csv.h"
+#include "support/testutil.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

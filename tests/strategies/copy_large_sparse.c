@@ -11,9 +11,9 @@
  * so are the names listed in COPYBENCH_SKIP (comma separated). Elapsed times
  * are printed for information only.
  */
-#include "support/testutil.h"
-#include "support/copyutil.h"
 #include "lib/fileio.h"
+#include "support/copyutil.h"
+#include "support/testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

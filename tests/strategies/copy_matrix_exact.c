@@ -5,8 +5,8 @@
  * byte-exactly. The test walks strategy_table, so a new strategy is covered
  * the moment it is registered.
  */
-#include "support/testutil.h"
 #include "support/copyutil.h"
+#include "support/testutil.h"
 
 #include <stdlib.h>
 #include <string.h>

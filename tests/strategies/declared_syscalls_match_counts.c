@@ -15,14 +15,14 @@
  * cannot name, fails the test with the name. Unavailable strategies and
  * channels are skipped with their reason; no counting method here: skip.
  */
-#include "workloads/channels/channel.h"
 #include "child/child.h"
 #include "datasets/dataset.h"
-#include "strategies/strategy.h"
-#include "syscount/syscount.h"
-#include "support/testutil.h"
-#include "workloads/tree.h"
 #include "datasets/treegen.h"
+#include "strategies/strategy.h"
+#include "support/testutil.h"
+#include "syscount/syscount.h"
+#include "workloads/channels/channel.h"
+#include "workloads/tree.h"
 
 #include <errno.h>
 #include <fcntl.h>

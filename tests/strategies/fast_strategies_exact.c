@@ -6,9 +6,9 @@
  * 4 GiB; a source shorter than len gives -ENODATA. Strategies whose probe
  * refuses this directory are skipped with the reason printed.
  */
+#include "lib/fileio.h"
 #include "strategies/strategy.h"
 #include "support/testutil.h"
-#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

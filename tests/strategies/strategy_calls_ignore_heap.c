@@ -12,8 +12,8 @@
  * must be equal, and the buffers' mmap and munmap calls exact.
  */
 #include "strategies/strategy.h"
-#include "syscount/syscount.h"
 #include "support/testutil.h"
+#include "syscount/syscount.h"
 
 #include <fcntl.h>
 #include <malloc.h>

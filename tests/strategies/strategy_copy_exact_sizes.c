@@ -12,9 +12,9 @@
  * probe refuses are listed with the reason and skipped.
  * Also: full-buffer refuses a range over COPYBENCH_RAM_BUDGET with -EFBIG.
  */
+#include "lib/fileio.h"
 #include "strategies/strategy.h"
 #include "support/testutil.h"
-#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

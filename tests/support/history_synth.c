@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* history_synth.c - synthetic results folders and an in-process `bench history`. */
 #include "history_synth.h"
-#include "cli/commands.h"
-#include "lib/csv.h"
-#include "history/history.h"
 #include "testutil.h"
+#include "cli/commands.h"
+#include "history/history.h"
+#include "lib/csv.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

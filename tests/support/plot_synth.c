@@ -3,9 +3,9 @@
  * plot_synth.c - synthetic results folders for the plot tests (plot_synth.h).
  */
 #include "plot_synth.h"
+#include "testutil.h"
 #include "cli/commands.h"
 #include "plot/plot.h"
-#include "testutil.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
  * family is checked as "at least the thread and the fork": libc may try
  * clone3 and fall back to clone. total must equal the named sum plus other.
  */
-#include "syscount/syscount.h"
 #include "support/syscount_work.h"
 #include "support/testutil.h"
+#include "syscount/syscount.h"
 
 #include <stdlib.h>
 #include <string.h>

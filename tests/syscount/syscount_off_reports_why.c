@@ -4,8 +4,8 @@
  * invalid, method "n/a", reason "counting disabled", and the child still runs
  * and is waited for; an unknown value is refused with a reason.
  */
-#include "syscount/syscount.h"
 #include "support/testutil.h"
+#include "syscount/syscount.h"
 
 #include <errno.h>
 #include <stdlib.h>

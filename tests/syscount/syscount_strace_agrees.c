@@ -7,9 +7,9 @@
  * counts the region between begin and end, with every method that can run.
  * Skips when strace is not installed.
  */
-#include "syscount/syscount.h"
 #include "support/syscount_work.h"
 #include "support/testutil.h"
+#include "syscount/syscount.h"
 
 #include <stdlib.h>
 #include <string.h>

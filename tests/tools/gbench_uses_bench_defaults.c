@@ -8,10 +8,10 @@
  * them in the buffer alone, the one its name says. The path of bench_gbench
  * is the first argument; without it the test is skipped.
  */
+#include "lib/units.h"
 #include "options/options.h"
 #include "strategies/strategy.h"
 #include "support/testutil.h"
-#include "lib/units.h"
 
 #include <stdlib.h>
 #include <string.h>

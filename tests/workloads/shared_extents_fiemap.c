@@ -10,11 +10,11 @@
  * bench's summary.csv (shared_extents 1 and 0) and table note. Skipped,
  * with the reason, when no such filesystem can be made and mounted.
  */
-#include "support/testutil.h"
 #include "lib/csv.h"
-#include "support/copyutil.h"
-#include "workloads/workload.h"
 #include "lib/fsinfo.h"
+#include "support/copyutil.h"
+#include "support/testutil.h"
+#include "workloads/workload.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

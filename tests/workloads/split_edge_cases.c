@@ -7,8 +7,8 @@
  * lines at part sizes 64, 100 and 4096. Part contents and counts are checked
  * byte for byte against a greedy split computed here.
  */
-#include "workloads/workload.h"
 #include "support/testutil.h"
+#include "workloads/workload.h"
 #include "workloads/workload.h"
 
 #include <errno.h>

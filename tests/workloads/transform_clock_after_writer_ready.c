@@ -11,10 +11,10 @@
  * the clock could start), and setup() took at least WRITER_START_MS; no
  * time is judged against an upper bound, so a busy machine cannot fail it.
  */
-#include "support/testutil.h"
-#include "workloads/workload.h"
-#include "workloads/channels/channel.h"
 #include "lib/fileio.h"
+#include "support/testutil.h"
+#include "workloads/channels/channel.h"
+#include "workloads/workload.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

@@ -8,10 +8,10 @@
  * Outputs are compared byte for byte with a transform computed here,
  * a few of them written out by hand.
  */
-#include "workloads/workload.h"
 #include "support/testutil.h"
-#include "workloads/workload.h"
 #include "workloads/channels/channel.h"
+#include "workloads/workload.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -18,12 +18,12 @@
  */
 #include "gbench.h"
 
-#include "host/cache.h"
 #include "datasets/dataset.h"
+#include "host/cache.h"
+#include "lib/units.h"
 #include "options/options.h"
 #include "strategies/strategy.h"
 #include "syscount/syscount.h"
-#include "lib/units.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
