@@ -62,7 +62,7 @@ static void mountinfo_line(char *line, const char *real, size_t *best, struct fs
 {
 	char mp[PATH_MAX], opts[256], *sep;
 	char type[64], source[256], super[256];
-	size_t len;
+	size_t len, mp_len;
 
 	if (sscanf(line, "%*s %*s %*s %*s %4095s %255s", mp, opts) != 2)
 		return;
@@ -73,11 +73,14 @@ static void mountinfo_line(char *line, const char *real, size_t *best, struct fs
 	len = mount_prefix_len(mp, real);
 	if (!len || len < *best)
 		return;
+	mp_len = strlen(mp);
+	if (mp_len >= sizeof(m->mount_point))	/* not one to name cut short */
+		return;
 	*best = len;
+	memcpy(m->mount_point, mp, mp_len + 1);
 	mountinfo_unescape(source);
 	snprintf(m->type, sizeof(m->type), "%s", type);
 	snprintf(m->source, sizeof(m->source), "%s", source);
-	snprintf(m->mount_point, sizeof(m->mount_point), "%s", mp);
 	snprintf(m->options, sizeof(m->options), "%s", opts);
 	snprintf(m->super_options, sizeof(m->super_options), "%s", super);
 	m->from_mountinfo = true;

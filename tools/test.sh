@@ -9,6 +9,9 @@
 #   6. nothing left behind: every stage ran with a private TMPDIR, which
 #      must be empty at the end (bench and its tests remove what they create)
 #   7. commit subjects at most 72 characters (tools/check-subjects.sh)
+#   8. a Debug build (-O0) of bench: the compiler warns there of things the
+#      optimised builds do not (format truncation), and -Werror makes each an
+#      error a newcomer's first build would meet
 # Tests run outside CI mode even when the CI service sets CI=true: CTest
 # clears it for every test (tests/CMakeLists.txt) and so does this script for
 # the stages below; the tests of CI mode set it themselves.
@@ -57,5 +60,9 @@ fi
 echo "== commit subjects" >&2
 tools/check-subjects.sh
 
+echo "== debug build (-O0)" >&2
+cmake --preset debug >/dev/null
+cmake --build --preset debug -j"$jobs"
+
 # Every stage above stops the script on failure: reaching here means all passed.
-echo "stages: 7 passed, 0 failed"
+echo "stages: 8 passed, 0 failed"

@@ -263,9 +263,9 @@ void ab_probe_all(struct ab_run *r)
 				if (!strcmp(reply, "ok"))
 					continue;
 				if (!strncmp(reply, "unavailable\t", 12))
-					snprintf(why, sizeof(why), "%s is unavailable: %.220s", c->name, reply + 12);
+					snprintf(why, sizeof(why), "%.60s is unavailable: %.200s", c->name, reply + 12);
 				else
-					snprintf(why, sizeof(why), "%s could not be probed: %.220s", c->name, reply);
+					snprintf(why, sizeof(why), "%.60s could not be probed: %.200s", c->name, reply);
 			}
 			ab_fail(r, c, side, why);
 		}

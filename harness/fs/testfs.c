@@ -440,7 +440,7 @@ static int make_one(struct testfs *fs, const char *root, uint64_t size)
 	}
 	if ((size_t)snprintf(fs->dir, sizeof(fs->dir), "%s/%s", root, fs->maker->type) >=
 	    sizeof(fs->dir) || mkdir(fs->dir, 0755)) {
-		snprintf(fs->why, sizeof(fs->why), "cannot make %s: %s", fs->dir, strerror(errno));
+		snprintf(fs->why, sizeof(fs->why), "cannot make %.200s: %s", fs->dir, strerror(errno));
 		fs->dir[0] = '\0';
 		return -1;
 	}
