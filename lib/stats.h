@@ -41,6 +41,9 @@ struct stats {
  * rule and the gates.
  */
 #define STATS_MAD_TO_SD 1.4826
+/* A run is an outlier beyond this robust z-score, (x - median) / (1.4826
+ * MAD): Iglewicz and Hoaglin's modified z-score rule. */
+#define STATS_OUTLIER_Z 3.5
 
 /* The interval [x(k), x(n+1-k)] of the order statistics of n samples: the
  * largest k whose coverage reaches the level asked. */

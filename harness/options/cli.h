@@ -36,8 +36,8 @@
  */
 #define CLI_HISTORY_LIST(SUB) \
 	SUB(CMD_HADD, "add", hadd_cli, "DIR... [--commit SHA] [--branch NAME] [--label K=V]...", "results folders into the history (each once), commit and branch from git unless given.") \
-	SUB(CMD_HCHECK, "check", hcheck_cli, "--current DIR [--branch NAME] [--window 10] [--threshold 5%]\n[--spread 4] [--allow-missing] [--format table|markdown|csv|json]", "each case of DIR against its last N runs on the same host, kernel, filesystem and build.") \
-	SUB(CMD_HCHANGES, "changes", hchanges_cli, "[--case GLOB] [--branch NAME] [--alpha 0.01] [--threshold 5%]", "the commits where a case's level shifted.") \
+	SUB(CMD_HCHECK, "check", hcheck_cli, "--current DIR [--branch NAME] [--window N] [--threshold PCT]\n[--spread Z] [--allow-missing] [--format table|markdown|csv|json]", "each case of DIR against its last N runs on the same host, kernel, filesystem and build.") \
+	SUB(CMD_HCHANGES, "changes", hchanges_cli, "[--case GLOB] [--branch NAME] [--alpha P] [--threshold PCT]", "the commits where a case's level shifted.") \
 	SUB(CMD_HPLOT, "plot", hplot_cli, "[--case GLOB] [--branch NAME] [--out DIR]", "median MiB/s over commits, per workload.") \
 	SUB(CMD_HEXPORT, "export", hexport_cli, "[--format csv] [--table samples|syscalls|runs] [--out FILE]", "a table of the database as CSV.")
 

@@ -12,6 +12,7 @@
  */
 #include "columns.h"
 #include "lib/json.h"
+#include "lib/stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -316,7 +317,7 @@ static const struct column summary_cols[] = {
 	{ "mean_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "mean wall time", SUM(st.mean) },
 	{ "stddev_ns", COL_DBL, 0, false, ROLE_MEASURE, "ns", "sample standard deviation of the wall time", SUM(st.stddev) },
 	{ "cv", COL_DBL, 4, false, ROLE_MEASURE, "", "coefficient of variation: stddev / mean", SUM(st.cv) },
-	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: 1.4826 MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
+	{ "rcv", COL_DBL, 4, false, ROLE_MEASURE, "", "robust coefficient of variation: " STATS_TEXT(STATS_MAD_TO_SD) " MAD / median (one outlier cannot inflate it)", SUM(st.rcv) },
 	{ "mb_per_s", COL_DBL, 1, false, ROLE_MEASURE, "MiB/s", "size / median (1 MiB = 2^20 bytes)", SUM(mib_per_s) },
 	{ "ratio_to_fastest", COL_DBL, 3, true, ROLE_MEASURE, "", "median / the fastest median of the page-cache copies of the same workload, dataset, size, cache and part size (1.000 = fastest); empty for rows not ranked (`class` device or clone); a `command` row's is against the fastest `command` row of the group instead: both clocks time a whole process", .get = get_ratio },
 	{ "ratio_lo", COL_DBL, 3, true, ROLE_MEASURE, "", "lower end of ratio_to_fastest's interval: median_lo_ns over the pace row's median_hi_ns (each median's 95 % interval, so the pair holds at 90 % at least); empty for the pace row itself and where either row has no interval (under 6 runs)", .get = get_ratio_lo },

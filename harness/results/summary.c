@@ -167,11 +167,10 @@ static ssize_t find_limit(const struct runner *r, const struct case_summary *sum
 
 /*
  * Marks the counted runs far from the median as outliers: a robust z-score
- * (x - median) / (1.4826 MAD) beyond OUTLIER_Z (Iglewicz and Hoaglin's
- * modified z-score rule). They stay in the statistics (the median is the
- * figure); the count tells how many there were.
+ * (x - median) / (1.4826 MAD) beyond STATS_OUTLIER_Z (lib/stats.h). They
+ * stay in the statistics (the median is the figure); the count tells how
+ * many there were.
  */
-#define OUTLIER_Z 3.5
 
 static size_t mark_outliers(struct bench_case *c, const struct stats *st)
 {
@@ -182,7 +181,7 @@ static size_t mark_outliers(struct bench_case *c, const struct stats *st)
 		struct run_result *x = &c->runs[k];
 
 		x->outlier = x->verified && !x->retried && scale > 0 &&
-			     fabs((double)x->wall_ns - st->median) > OUTLIER_Z * scale;
+			     fabs((double)x->wall_ns - st->median) > STATS_OUTLIER_Z * scale;
 		n += x->outlier;
 	}
 	return n;

@@ -7,6 +7,7 @@
  * ranked; then what could not run here, with the reason.
  */
 #include "report.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 
 #include <errno.h>
@@ -492,7 +493,7 @@ void report_print_table(FILE *f, const struct runner *r, const struct case_summa
 				print_group(f, r, sums, g, rows, done);
 	}
 	fprintf(f, "\n±95%%: half the median's 95 %% interval (order statistics, distribution-free) over the median; tie =: it overlaps the interval of the row ranked just above or below: their order is not settled.\n");
-	fprintf(f, "rCV: robust CV (1.4826 MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
+	fprintf(f, "rCV: robust CV (" STATS_TEXT(STATS_MAD_TO_SD) " MAD / median). noise: runs disturbed from outside inside their clock and run again in a later round (r: free-page reporting, steal), and outliers (o) kept in the median.\n");
 	print_modes(f, r, sums);
 	print_unavailable(f, r);
 out_free:

@@ -52,7 +52,7 @@ struct run_result {
 	unsigned disturbed;	/* enum disturb_cause: observed outside causes */
 	bool retried;		/* disturbed, so run again: not in the statistics */
 	struct copy_facts facts;	/* what the strategy chose in this run */
-	bool outlier;		/* far from the case's median (robust z > 3.5) */
+	bool outlier;		/* far from the case's median (robust z > STATS_OUTLIER_Z) */
 	bool timed;		/* the child ran to the end: the times are real */
 	bool verified;
 	enum destination_state destination;

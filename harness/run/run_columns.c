@@ -6,6 +6,7 @@
  */
 #include "column.h"
 #include "child/disturb.h"
+#include "lib/stats.h"
 
 #include <string.h>
 
@@ -110,7 +111,7 @@ const struct column run_columns[] = {
 	{ "reported_kib", COL_I64, 0, true, ROLE_MEASURE, "KiB", "memory the guest gave back to its host (free-page reporting) since the previous run ended; empty where the kernel does not say", .get = get_reported },
 	{ "disturbed", COL_STR, 0, false, ROLE_MEASURE, "", "outside causes that took over 10 % of the run's window (docs/noise.md): `reporting`, `steal`, `test` (the COPYBENCH_TEST_DISTURB test hook), joined by +; empty for none", .get = get_disturbed },
 	{ "retried", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: disturbed, so left out of the statistics and run again in a later round (while the case's budget, one retry per planned run, lasts)", RUN(retried) },
-	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over 3.5 robust standard deviations (1.4826 MAD) from the case's median; it stays in the statistics", RUN(outlier) },
+	{ "outlier", COL_BOOL, 0, false, ROLE_MEASURE, "", "1: a counted run whose time is over " STATS_TEXT(STATS_OUTLIER_Z) " robust standard deviations (" STATS_TEXT(STATS_MAD_TO_SD) " MAD) from the case's median; it stays in the statistics", RUN(outlier) },
 	{ "destination", COL_STR, 0, false, ROLE_MEASURE, "", "a tree's destination when the run began: `fresh` (nothing freed there since the previous run: bench keeps the outputs until the end) or `reused` (bench had just removed an earlier output of many files there: `--destination reused`, or kept outputs removed for room); empty for an output of one file", .get = get_destination },
 	{ "pipe_bytes", COL_U64, 0, true, ROLE_MEASURE, "bytes", "splice: the pipe size the kernel granted in this run (F_GETPIPE_SZ; the strategy asks for its buffer, up to /proc/sys/fs/pipe-max-size); empty for other strategies", .get = get_pipe_bytes },
 	{ "fixed_buffers", COL_BOOL, 0, true, ROLE_MEASURE, "", "io_uring: 1 when its buffers were registered (READ_FIXED/WRITE_FIXED) in this run, 0 when registering failed and it used plain ones; empty for other strategies", .get = get_fixed_buffers },
