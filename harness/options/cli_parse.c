@@ -48,58 +48,6 @@ void cli_release(void)
 	}
 }
 
-/* ----------------------------------------------------------- lookup -- */
-
-/* CLI_COMMAND_LIST's names and summaries, indexed by enum cli_cmd. */
-#define CLI_CMD_NAME(id, name, fn, summary) [id] = name,
-#define CLI_SUB_NAME(id, name, ...) [id] = "history " name,
-#define CLI_CMD_SUMMARY(id, name, fn, summary) [id] = summary,
-#define CLI_SUB_SUMMARY(id, ...) [id] = NULL,
-static const char *const command_names[CMD_COUNT] = {
-	CLI_COMMAND_LIST(CLI_CMD_NAME, CLI_SUB_NAME)
-};
-static const char *const command_summaries[CMD_COUNT] = {
-	CLI_COMMAND_LIST(CLI_CMD_SUMMARY, CLI_SUB_SUMMARY)
-};
-
-const char *cli_command_name(enum cli_cmd cmd)
-{
-	return command_names[cmd];
-}
-
-const char *cli_command_summary(enum cli_cmd cmd)
-{
-	return command_summaries[cmd];
-}
-
-const struct cli_command *cli_command_of(enum cli_cmd cmd)
-{
-	static struct cli_command plain;
-
-	for (size_t i = 0; i < cli_command_count; i++)
-		if (cli_commands[i].cmd == cmd)
-			return &cli_commands[i];
-	plain = (struct cli_command){ .cmd = cmd };
-	return &plain;
-}
-
-const char *cli_prog(enum cli_cmd cmd)
-{
-	static char prog[64];
-	const char *name = cli_command_name(cmd);
-
-	snprintf(prog, sizeof(prog), "bench%s%s", name[0] ? " " : "", name);
-	return prog;
-}
-
-const struct cli_option *cli_option_of(enum cli_cmd cmd, enum cli_id id)
-{
-	for (size_t i = 0; i < cli_option_count; i++)
-		if (cli_options[i].id == id && (cli_options[i].cmds & CLI_ON(cmd)))
-			return &cli_options[i];
-	return NULL;
-}
-
 static const struct cli_option *find_long(enum cli_cmd cmd, const char *name, size_t len)
 {
 	for (size_t i = 0; i < cli_option_count; i++) {
