@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * common.c - pieces every workload may use: a copy job from a case's knobs,
- * verification of a one-file output against a size and XXH3 hash, and its
- * removal.
+ * common.c - pieces every workload may use: a variant of its own by name, a
+ * copy job from a case's knobs, verification of a one-file output against a
+ * size and XXH3 hash, and its removal.
  */
 #include "workload.h"
 #include "lib/fsinfo.h"
@@ -119,4 +119,13 @@ void workload_inspect_output_file(const struct case_spec *c, const char *dst,
 {
 	(void)c;
 	workload_inspect_file(dst, true, out);
+}
+
+const struct workload_variant *workload_variant_find(const struct workload *wl,
+						      const char *name)
+{
+	for (const struct workload_variant *v = wl->own_variants; v && v->name; v++)
+		if (strcmp(v->name, name) == 0)
+			return v;
+	return NULL;
 }

@@ -29,12 +29,3 @@ const struct workload *workload_find(const char *name)
 
 	return i < 0 ? NULL : workload_table[i];
 }
-
-const struct workload_variant *workload_variant_find(const struct workload *wl,
-						      const char *name)
-{
-	for (const struct workload_variant *v = wl->own_variants; v && v->name; v++)
-		if (strcmp(v->name, name) == 0)
-			return v;
-	return NULL;
-}

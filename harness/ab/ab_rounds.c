@@ -37,8 +37,6 @@
 /* ab_run_one: the state before the copy could not be set. */
 #define AB_UNPREPARED 2
 
-const char ab_side_name[2] = { 'A', 'B' };
-
 bool ab_agrees(const struct ab_copy *cp)
 {
 	double slack = fmax(cp->wall / 4, AB_AGREE_SLACK_NS);

@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+const char ab_side_name[2] = { 'A', 'B' };
 #include <time.h>
 #include <unistd.h>
 
