@@ -20,6 +20,22 @@ while IFS= read -r h; do
 done < <(find "${product[@]}" -name '*_internal.h' | LC_ALL=C sort)
 [ "${#home[@]}" -gt 0 ] || { echo "no *_internal.h found under ${product[*]}" >&2; exit 1; }
 
+# includes REGEX: each product line "file:line:text" whose quoted include
+# starts with REGEX.
+includes() {
+	grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
+		"^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$1" "${product[@]}" | LC_ALL=C sort
+}
+# report WHY: prints each line read with WHY after it, then their count.
+report() {
+	local n=0 hit
+	while IFS= read -r hit; do
+		echo "$hit: $1" >&2
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
 wrong=0
 checked=0
 while IFS=: read -r file line text; do
@@ -30,24 +46,14 @@ while IFS=: read -r file line text; do
 		echo "$file:$line: includes $name, private to ${home[$name]:-no room (not found)}/"
 		wrong=$((wrong + 1))
 	fi
-done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
-	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*_internal\.h"' "${product[@]}" | LC_ALL=C sort)
+done < <(includes '[^"]*_internal\.h"')
 
-climbing=0
-while IFS= read -r hit; do
-	echo "$hit: climbs out of its folder; name the room instead"
-	climbing=$((climbing + 1))
-done < <(grep -rnE --include='*.c' --include='*.h' --include='*.cc' \
-	'^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.\./' "${product[@]}" | LC_ALL=C sort)
+climbing=$(includes '[^"]*\.\./' | report "climbs out of its folder; name the room instead")
 
 # Each run of project includes is in order: the file's own header, the
 # others of its folder (bare names), then other rooms' by path, each group
 # sorted, so a reader finds a name's room at a glance.
-unsorted=0
-while IFS= read -r hit; do
-	echo "$hit: out of order (own header, own folder's, then rooms' by name)"
-	unsorted=$((unsorted + 1))
-done < <(find "${product[@]}" \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -print0 |
+unsorted=$(find "${product[@]}" \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -print0 |
 	LC_ALL=C sort -z | LC_ALL=C xargs -0 awk '
 	FNR == 1 { own = FILENAME; sub(/.*\//, "", own); sub(/\.[a-z]+$/, ".h", own); prev = "" }
 	/^#include "/ {
@@ -56,7 +62,7 @@ done < <(find "${product[@]}" \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -
 		if (prev != "" && key < prev) print FILENAME ":" FNR ": " name
 		prev = key; next
 	}
-	{ prev = "" }')
+	{ prev = "" }' | report "out of order (own header, own folder's, then rooms' by name)")
 
 echo "$checked includes of a private header, $wrong of another room's, $climbing climbing with ../, $unsorted out of order"
 [ "$checked" -gt 0 ] || { echo "no include of a private header found: the scan is broken" >&2; exit 1; }
