@@ -21,7 +21,6 @@
  * budget when it is larger; without one: the adaptive count between its
  * least and most, OPTIONS_RUNS_TIME_S of measured time capping the most.
  */
-#define DRY_MEASURED_CAP ((double)OPTIONS_RUNS_TIME_S)
 
 static unsigned dry_unmeasured(const struct bench_opts *o)
 {
@@ -42,8 +41,8 @@ static void dry_runs(const struct runner *r, double t, double minimum, unsigned 
 	}
 	if (o->budget_s <= 0) {
 		*least = OPTIONS_RUNS_MIN < o->max_runs ? OPTIONS_RUNS_MIN : o->max_runs;
-		*most = t * o->max_runs > DRY_MEASURED_CAP && t > 0 ?
-			(unsigned)(DRY_MEASURED_CAP / t) : o->max_runs;
+		*most = t * o->max_runs > OPTIONS_RUNS_TIME_S && t > 0 ?
+			(unsigned)(OPTIONS_RUNS_TIME_S / t) : o->max_runs;
 		*most = *most < *least ? *least : *most;
 		return;
 	}

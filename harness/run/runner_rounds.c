@@ -52,17 +52,16 @@ static void show_case(struct runner *r, unsigned round, size_t k, const struct b
 
 /*
  * How many measured runs a case gets, when --repeat does not say: at least
- * RUNS_MIN (RUNS_MIN_SLOW for runs over SLOW_RUN_NS, judged from the first
- * uncounted run), then more while the 95 % confidence interval of the median
- * is wider than +-CI_TARGET of it, until RUNS_BUDGET_NS of measured time or
- * --max-runs (the numbers are options/options.h's OPTIONS_RUNS_*). What `bench check` needs for a verdict after its Holm
+ * OPTIONS_RUNS_MIN (OPTIONS_RUNS_MIN_SLOW for runs over SLOW_RUN_NS, judged
+ * from the first uncounted run), then more while the 95 % confidence
+ * interval of the median is wider than +-CI_TARGET of it, until
+ * RUNS_BUDGET_NS of measured time or --max-runs (the numbers are
+ * options/options.h's). What `bench check` needs for a verdict after its Holm
  * correction over the cases (check_timing.c): 8 runs a side reach a smallest
  * p-value of 7.8e-5 (significant at alpha 0.01 over up to 128 cases); the
  * 7 runs of a slow case 2.9e-4 (up to 34 cases). Fewer could not be
  * judged: 5 a side (1 / 252 = 0.004) fail from 3 cases on.
  */
-#define RUNS_MIN ((unsigned)OPTIONS_RUNS_MIN)
-#define RUNS_MIN_SLOW ((unsigned)OPTIONS_RUNS_MIN_SLOW)
 #define SLOW_RUN_NS (OPTIONS_SLOW_RUN_S * 1000000000ull)
 #define RUNS_BUDGET_NS (OPTIONS_RUNS_TIME_S * 1000000000ull)
 #define CI_TARGET (OPTIONS_CI_TARGET_PCT / 100.0)
@@ -100,7 +99,7 @@ static void plan_runs(const struct runner *r, struct case_plan *p)
 	unsigned max = r->o->repeat ? r->o->repeat : r->o->max_runs;
 
 	p->max = max;
-	p->min = r->o->repeat ? r->o->repeat : (RUNS_MIN < max ? RUNS_MIN : max);
+	p->min = r->o->repeat ? r->o->repeat : (OPTIONS_RUNS_MIN < max ? OPTIONS_RUNS_MIN : max);
 	if (budgeted(r))
 		p->min = BUDGET_MIN_RUNS < max ? BUDGET_MIN_RUNS : max;
 }
@@ -140,7 +139,7 @@ unsigned runner_fewest_runs(const struct bench_opts *o)
 
 	if (!o->repeat && o->budget_s > 0)
 		return BUDGET_MIN_RUNS < max ? BUDGET_MIN_RUNS : max;
-	return o->repeat ? o->repeat : RUNS_MIN_SLOW < max ? RUNS_MIN_SLOW : max;
+	return o->repeat ? o->repeat : OPTIONS_RUNS_MIN_SLOW < max ? OPTIONS_RUNS_MIN_SLOW : max;
 }
 
 /* Measured runs that count: verified and not retried. */
@@ -212,8 +211,8 @@ static void judge_min(const struct runner *r, struct case_plan *p, uint64_t wall
 	if (p->decided)
 		return;
 	p->decided = true;
-	if (!r->o->repeat && !budgeted(r) && wall_ns > SLOW_RUN_NS && RUNS_MIN_SLOW < p->min)
-		p->min = RUNS_MIN_SLOW;
+	if (!r->o->repeat && !budgeted(r) && wall_ns > SLOW_RUN_NS && OPTIONS_RUNS_MIN_SLOW < p->min)
+		p->min = OPTIONS_RUNS_MIN_SLOW;
 }
 
 /*
