@@ -11,10 +11,8 @@ build=${1:?usage: no_circles_between_files.sh BUILD_DIR}
 mapfile -t libs < <(find "$build" -name 'libcopybench_*.a' ! -name '*test_support*' \
 	! -name '*fixtures*' | LC_ALL=C sort)
 [ "${#libs[@]}" -gt 10 ] || { echo "only ${#libs[@]} product libraries in $build: build it first" >&2; exit 1; }
-nm -A --defined-only -g "${libs[@]}" >"${TMPDIR:-/tmp}/circles-def.$$" 2>/dev/null
-nm -A --undefined-only "${libs[@]}" >"${TMPDIR:-/tmp}/circles-use.$$" 2>/dev/null
-trap 'rm -f "${TMPDIR:-/tmp}"/circles-*.$$' EXIT
-python3 - "${TMPDIR:-/tmp}/circles-def.$$" "${TMPDIR:-/tmp}/circles-use.$$" <<'PY'
+python3 - <(nm -A --defined-only -g "${libs[@]}" 2>/dev/null) \
+	<(nm -A --undefined-only "${libs[@]}" 2>/dev/null) <<'PY'
 import sys
 from collections import defaultdict
 
